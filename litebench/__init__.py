@@ -9,5 +9,5 @@ from .tree import detect_mode, struct_levels, build_tree, node_chunks
 from .encode import LSA, MiniLM, Static, get_encoder, cached
 from .store import FlatStore, rrf
 from .treestore import TreeStore
-from .metrics import score_text, score_unit, hit_at, recall_at, mrr_at, ndcg_at, precision_at, token_overlap
+from .metrics import score_text, question_metrics, hit_at, recall_at, mrr_at, ndcg_at, precision_at, token_overlap
 from .stats import bootstrap_ci, paired_bootstrap, mcnemar, holm, verdict, compare, shapley

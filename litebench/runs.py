@@ -4,13 +4,14 @@
 
 # %% ../nbs/10a_runs.ipynb #367f6400
 from __future__ import annotations
-import json, os, subprocess, time
+import fcntl, json, os, subprocess, time
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 from .core import data_dir, file_sha256, project_root, text_hash
 
 # %% auto #0
-__all__ = ['git_state', 'corpus_state', 'new_run', 'Rows', 'finish_run', 'read_run']
+__all__ = ['git_state', 'corpus_state', 'new_run', 'Rows', 'finish_run', 'alive', 'read_run']
 
 # %% ../nbs/10a_runs.ipynb #d5251ac2
 def git_state(root=None) -> dict:
@@ -60,17 +61,43 @@ def finish_run(run: Path, summary: dict | None = None, error: str | None = None,
     if summary is not None: _dump(run / 'summary.json', summary)
     _dump(run / 'run.json', meta)
 
+# %% ../nbs/10a_runs.ipynb #5a7e0001
+@contextmanager
+def alive(run):
+    "Hold the run's lock while the block runs: the mark that its process is alive."
+    with open(Path(run) / '.lock', 'a') as f:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        try: yield
+        finally: fcntl.flock(f, fcntl.LOCK_UN)
+
+def _held(run: Path) -> bool:
+    "Whether a live process holds the run's lock."
+    p = run / '.lock'
+    if not p.exists(): return False
+    with open(p, 'a') as f:
+        try: fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError: return True
+        fcntl.flock(f, fcntl.LOCK_UN); return False
+
 # %% ../nbs/10a_runs.ipynb #bda5e1b3
+def _rows(p: Path, finished: bool) -> tuple:
+    rows, lines, cut = [], p.read_text(encoding='utf-8').splitlines() if p.exists() else [], 0
+    for i, l in enumerate(lines, 1):
+        if not l.strip(): continue
+        try: rows.append(json.loads(l))
+        except json.JSONDecodeError as e:
+            if i == len(lines) and not finished: cut = 1; continue
+            raise ValueError(f'{p}:{i}: malformed row ({e.msg})') from None
+    return rows, cut
+
 def read_run(run) -> dict:
-    "A run folder's `run.json`, rows and summary."
+    "A run folder's `run.json` (with its real status), rows, summary, and whether it is partial."
     run = Path(run)
     if not (run / 'run.json').exists(): raise FileNotFoundError(f'{run}: not a run folder (no run.json)')
-    rows = []
-    p = run / 'per_query.jsonl'
-    if p.exists():
-        for i, l in enumerate(p.read_text(encoding='utf-8').splitlines(), 1):
-            if not l.strip(): continue
-            try: rows.append(json.loads(l))
-            except json.JSONDecodeError as e: raise ValueError(f'{p}:{i}: malformed row ({e.msg})') from None
+    meta = json.loads((run / 'run.json').read_text())
+    if meta.get('status') == 'running' and not _held(run): meta['status'] = 'killed'
+    rows, cut = _rows(run / 'per_query.jsonl', meta.get('status') == 'done')
     s = run / 'summary.json'
-    return dict(run=json.loads((run / 'run.json').read_text()), rows=rows, summary=json.loads(s.read_text()) if s.exists() else None)
+    plan = meta.get('params', {}).get('planned_rows')
+    partial = meta.get('status') != 'done' or (plan is not None and len(rows) < plan)
+    return dict(run=meta, rows=rows, summary=json.loads(s.read_text()) if s.exists() else None, partial=partial, cut_rows=cut)
