@@ -10,14 +10,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 import numpy as np
-from .core import doc_text, page_starts, pages_of, norm_text, words
+from .core import doc_text, page_starts, pages_of, norm_text, words, Question, Gold
 from .metrics import contains
 from .tree import build_tree, only_heading
+from .locate import unit_nodes
 
 # %% auto #0
 __all__ = ['QUERY_KINDS', 'MARKS', 'ABBREVIATIONS', 'Query', 'variant_id', 'page_furniture', 'sentence_spans', 'unit_sentences',
            'verbatim_queries', 'term_df', 'degrade', 'typo', 'abbrev', 'derive', 'reachable', 'QueryFileError',
-           'save_queries', 'load_queries']
+           'save_queries', 'load_queries', 'as_question']
 
 # %% ../nbs/10_queries.ipynb #a0f89a88
 class Query(NamedTuple):
@@ -107,15 +108,15 @@ def _candidate(text: str, n, a: int, b: int, starts, nums) -> Query:
 # %% ../nbs/10_queries.ipynb #d73c7dce
 def unit_sentences(pages,               # a document's `Page`s
                    nodes,               # its tree, from `build_tree`
-                   kind: str = 'article', # the kind of node that makes a unit
+                   kind: str | None = 'article', # the kind of node that makes a unit; None: the leaves (see `locate.unit_nodes`)
                    min_words: int = 9,  # fewest words a candidate may have
                    max_words: int = 26  # most words a candidate may have
                   ) -> list:
     "(node, candidate `Query`s without ids) for each node of `kind`, from the node's own text."
     text, starts, nums, furn = doc_text(pages), page_starts(pages), [p.page for p in pages], page_furniture(pages)
-    out = []
+    out, units = [], {n.id for n in unit_nodes(nodes, kind)}
     for i, n in enumerate(nodes):
-        if n.kind != kind: continue
+        if n.id not in units: continue
         qs = [_candidate(text, n, a, b, starts, nums) for a, b in sentence_spans(text, *_own(text, nodes, i), furn)]
         out.append((n, [q for q in qs if min_words <= len(words(q.sentence)) <= max_words and not any(c in MARKS for c in q.sentence)]))
     return out
@@ -249,3 +250,8 @@ def load_queries(path  # a .jsonl file written by `save_queries`
     "The `Query`s of a JSON Lines file; blank lines are skipped, a malformed line raises `QueryFileError`."
     path = Path(path)
     return [_parse(l, f'{path}:{i}') for i, l in enumerate(path.read_text(encoding='utf-8').splitlines(), 1) if l.strip()]
+
+# %% ../nbs/10_queries.ipynb #9c0a0002
+def as_question(q: Query) -> Question:
+    "The `Question` a derived `Query` asks: suite = its kind, gold = file, pages, unit path and the sentence."
+    return Question(q.id, q.text, q.kind, gold=(Gold(q.doc, q.pages, q.unit_path, q.sentence),))
