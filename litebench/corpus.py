@@ -93,9 +93,10 @@ def fetch_pdfs(dest=None, mirror='default', manifest=None, download: bool = True
 
 # %% ../nbs/01_corpus.ipynb #ac1dcd04
 def corpus_files(folder=None) -> list:
-    "The PDFs of `folder`, sorted by name; `None` means the default corpus, fetched and verified."
+    "The PDFs of `folder`, sorted by name; `None` means the default corpus: the manifest's files, fetched and verified."
     if folder is None:
-        fetch_pdfs(); folder = data_dir('pdfs')
+        fetch_pdfs(); d = data_dir('pdfs')
+        return sorted(d / e.name for e in read_manifest())
     folder = Path(folder)
     if not folder.is_dir(): raise FileNotFoundError(f'{folder}: no such folder of PDFs')
     files = sorted(p for p in folder.iterdir() if p.suffix.lower() == '.pdf')

@@ -83,7 +83,9 @@ def locate_outline(pages, lines=None) -> tuple:
     by_page = {}
     for i, l in enumerate(lines): by_page.setdefault(l.page, []).append(i)
     starts, out, missed, cur = page_starts(pages), [], 0, 0
+    at = {p.page: i for i, p in enumerate(pages)}
     for it in pages.outline:
+        if it.page not in at: missed += 1; continue   # points to no page of the document: no heading
         tw, found = words(it.title), None
         cands = [i for p in (it.page, it.page + 1) for i in by_page.get(p, []) if lines[i].start >= cur]
         found = next((i for i in cands if _exact_at(lines[i], it.title)), None)
@@ -91,7 +93,7 @@ def locate_outline(pages, lines=None) -> tuple:
             found = next((i for i in cands if _match_at(lines, i, tw, k)), None)
             if found is not None or k <= 1: break
         if found is None:
-            missed += 1; s = max(cur, starts[min(it.page, len(pages)) - 1]); e = s
+            missed += 1; s = max(cur, starts[at[it.page]]); e = s
         else: s, e = lines[found].start, _heading_end(lines, found, tw)
         out.append(Heading(it.level, heading_kind(it.title), it.title.replace('\x92', ' ').strip(), s, e)); cur = s
     return out, missed
