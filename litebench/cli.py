@@ -23,18 +23,16 @@ def cmd_fetch(args) -> int:
 def cmd_ingest(args) -> int:
     "Read, tree and chunk a corpus; print counts per document and per node kind."
     from litebench.corpus import corpus_files
-    from litebench.pdf import pdf_pages
+    from litebench.pdf import read_corpus
     from litebench.tree import build_tree, node_chunks
     files, total = corpus_files(args.pdfs), Counter()
     print(f'reading {len(files)} PDFs')
-    for f in files:
-        try: d = pdf_pages(f)
-        except Exception as ex:
-            if not args.skip_bad: raise
-            print(f'skipped {f.name}: {ex}'); continue
+    docs, skipped = read_corpus(files, args.skip_bad)
+    for name, why in skipped: print(f'skipped {name}: {why}')
+    for d in docs:
         ns = build_tree(d); ks = Counter(n.kind or '-' for n in ns); ch = len(node_chunks(d, ns))
         total.update(docs=1, pages=len(d), nodes=len(ns), chunks=ch)
-        print(f"{f.name:40} {len(d):4} pages {len(ns):4} nodes {ch:4} chunks  " + ' '.join(f'{k}:{v}' for k, v in sorted(ks.items())))
+        print(f"{d[0].doc:40} {len(d):4} pages {len(ns):4} nodes {ch:4} chunks  " + ' '.join(f'{k}:{v}' for k, v in sorted(ks.items())))
     print(f"{total['docs']} documents, {total['pages']} pages, {total['nodes']} nodes, {total['chunks']} chunks"); return 0
 
 # %% ../nbs/17_cli.ipynb #e123b906
@@ -59,8 +57,10 @@ def cmd_eval(args) -> int:
         print(render(args.run)); return 0
     from litebench.doceval import run_doc_eval
     print(f'doc eval: encoder {args.encoder}, {args.n} sentences and their degraded variants, corpus {args.pdfs or "default"}')
-    run = run_doc_eval(args.encoder, pdfs=args.pdfs, n=args.n, seed=args.seed, keep=args.keep, unit=args.unit, systems=_systems(args.system),
-                       out=args.out, progress=not args.quiet)
+    from litebench.systems import Stack
+    sys_ = _systems(args.system)
+    stack = Stack(args.encoder, args.pdfs, unit=args.unit, skip_bad=args.skip_bad, progress=not args.quiet)
+    run = run_doc_eval(args.encoder, n=args.n, seed=args.seed, keep=args.keep, systems=sys_, out=args.out, stack=stack, progress=not args.quiet)
     return _done(run)
 
 # %% ../nbs/17_cli.ipynb #e123b907
@@ -86,8 +86,13 @@ def cmd_bench(args) -> int:
         if len(args.runs) != 2: raise ValueError('bench compare takes two run folders: BASELINE CHANGE')
         print(R.compare_runs(*args.runs, allow_partial=args.allow_partial)); return 0
     print(f'bench: split {args.split}, configurations {args.configs}, encoder {args.encoder}')
-    run = B.run_bench(_sources(args), split=args.split, unseal_test=args.unseal_test, configs=args.configs, systems=_systems(args.system),
-                      suites=args.suites, limit=args.limit, encoder=args.encoder, pdfs=args.pdfs, out=args.out, seed=args.seed, progress=not args.quiet)
+    from litebench.systems import Stack
+    sys_, src = _systems(args.system), _sources(args)
+    qs = Q.load_questions(src)                       # a malformed file is refused before any store is built
+    if not B.select(qs, args.split, args.suites, args.limit): raise ValueError(f'no questions for split {args.split!r} and suites {args.suites or "all"}')
+    stack = Stack(args.encoder, args.pdfs, skip_bad=args.skip_bad, progress=not args.quiet)
+    run = B.run_bench(src, split=args.split, unseal_test=args.unseal_test, configs=args.configs, systems=sys_,
+                      suites=args.suites, limit=args.limit, out=args.out, seed=args.seed, stack=stack, progress=not args.quiet)
     return _done(run)
 
 # %% ../nbs/17_cli.ipynb #e123b908
@@ -101,6 +106,7 @@ def _common(p, d=DEFAULTS):
     p.add_argument('--system', action='append', metavar='NAME=module:callable', help='your own system, beside the built-ins (repeatable)')
     p.add_argument('--seed', type=int, default=d.seed); p.add_argument('--out', help='runs folder (default data/runs)')
     p.add_argument('--quiet', action='store_true', help='no progress bar')
+    p.add_argument('--skip-bad', action='store_true', help='go on without unreadable PDFs, listing them')
 
 def parser() -> argparse.ArgumentParser:
     "The `litebench` argument parser."

@@ -22,9 +22,9 @@ from .queries import page_furniture
 __all__ = ['SUITES', 'TARGETS', 'TIERS', 'SPLITS', 'KEYS', 'REQUIRED', 'GOLD_KEYS', 'ALIASES', 'PROVENANCE_KEYS', 'ID_RE',
            'SUITE_RE', 'SEP', 'BAD', 'ASSIGNMENTS', 'SEEDS', 'LEDGER', 'QuestionError', 'problems_error', 'as_heading',
            'Problems', 'parse_gold', 'question_problems', 'parse_question', 'read_text', 'read_records',
-           'question_files', 'id_key', 'load_questions', 'heading_matches', 'gold_path', 'gold_text', 'gold_problems',
-           'copied_run', 'near_duplicates', 'Report', 'validate', 'LockTimeout', 'locked', 'write_records',
-           'set_fields', 'assign_splits', 'SealError', 'question_digest', 'read_assignments', 'write_assignments',
+           'question_files', 'id_key', 'load_questions', 'gold_path', 'gold_text', 'gold_problems', 'copied_run',
+           'near_duplicates', 'Report', 'validate', 'LockTimeout', 'locked', 'write_records', 'set_fields',
+           'assign_splits', 'SealError', 'question_digest', 'read_assignments', 'write_assignments',
            'assignment_problems', 'check_assignment', 'split', 'Seed', 'Pack', 'seed_nodes', 'passages', 'draw',
            'next_ids', 'read_packs', 'corpus_passages', 'sample', 'cmd_validate', 'cmd_sample', 'cmd_split',
            'split_counts', 'set_identity', 'ledger_path', 'open_test', 'openings']
@@ -285,20 +285,7 @@ def load_questions(paths,         # a question file or folder, or a list of them
     return [q for q in qs if q.suite in suites]
 
 # %% ../nbs/11_questions.ipynb #62d05af0
-@lru_cache(maxsize=1 << 16)
-def _title_words(s: str) -> tuple: return tuple(words(s))
-
-@lru_cache(maxsize=1 << 18)
-def _run_matches(path: tuple, heading: tuple) -> bool:
-    P, H = [_title_words(t) for t in path], [_title_words(h) for h in heading]
-    return any(all(P[i + j][:len(h)] == h for j, h in enumerate(H)) for i in range(len(P) - len(H) + 1))
-
-def heading_matches(path,     # a node's or chunk's heading path, top first
-                    heading   # a gold heading: tuple of titles (or one ' › '-separated string)
-                   ) -> bool:
-    "True when `heading` is a contiguous run of `path` whose elements start each title word for word; an empty heading matches all."
-    if isinstance(heading, str): heading = as_heading(heading)
-    return not heading or _run_matches(tuple(path), tuple(heading))
+from .relevance import heading_matches   # the one heading rule lives with the other relevance rules
 
 # %% ../nbs/11_questions.ipynb #2c9312e1
 @lru_cache(maxsize=32)

@@ -73,11 +73,14 @@ class Stack:
                  limit: int = 10,             # results per search
                  depth: int = 50,             # candidates per leg
                  docs=None,                   # already read documents (lists of `Page`), instead of `pdfs`
+                 skip_bad: bool = False,      # go on without unreadable PDFs (listed in `skipped`) instead of stopping
                  progress: bool = False):     # progress bars while embedding
         from litebench.corpus import corpus_files
-        from litebench.pdf import pdf_pages
+        from litebench.pdf import read_corpus
         self.files = [] if docs is not None else corpus_files(pdfs)
-        self.docs = docs if docs is not None else [pdf_pages(f) for f in self.files]
+        self.docs, self.skipped = (docs, []) if docs is not None else read_corpus(self.files, skip_bad)
+        bad = {n for n, _ in self.skipped}; self.files = [f for f in self.files if f.name not in bad]
+        for name, why in self.skipped: print(f'skipped {name}: {why}')
         self.limit, self.depth, self._qv = limit, depth, {}
         self._parts(unit); self._encoder(encoder, progress); self._stores(store_dir)
 
