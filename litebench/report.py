@@ -54,7 +54,7 @@ def paired(a: pd.DataFrame, b: pd.DataFrame, primary: str, binary: str, n_boot: 
     if not q: return None
     c = compare(a.loc[q, primary].to_numpy(float), b.loc[q, primary].to_numpy(float), min_n=min_n, seed=seed, n_boot=n_boot)
     m = mcnemar(a.loc[q, binary].to_numpy(float), b.loc[q, binary].to_numpy(float))
-    return dict(n=c['n'], mean_a=c['mean_a'], mean_b=c['mean_b'], delta=c['delta'], lo=c['lo'], hi=c['hi'], verdict=c['verdict'], b=m['b'], c=m['c'], p=m['p'])
+    return dict(n=c['n'], mean_a=c['mean_a'], mean_b=c['mean_b'], delta=c['delta'], lo=c['lo'], hi=c['hi'], verdict=c['verdict'], only_a=m['b'], only_b=m['c'], p=m['p'])
 
 def families(df, fams: dict, by: str = 'system', group=('suite',), primary: str = 'mrr10', binary: str = 'hit1', pool: bool = True, **kw) -> list:
     "Every comparison of every family {name: [(a, b), …]}, per group (over all suites when `pool`), with Holm-adjusted p over each family."
