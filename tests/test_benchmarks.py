@@ -1,0 +1,102 @@
+"The benchmarks' command, run as a user runs it: a subprocess on two small acts, one repeat; the reports' shape, never their times."
+from pathlib import Path
+import os, re, shutil, subprocess, sys
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+RUN = ROOT / 'benchmarks' / 'run.py'
+SMALL = ['dir_1993_13_2022-05-28_eng.pdf', 'dir_1996_9_2019-06-06_eng.pdf']   # two short directives, 15 pages
+
+
+def run(*args, cwd, **env):
+    "Run the benchmark command from `cwd`, with the checkout importable, and return the finished process."
+    e = {**os.environ, 'PYTHONPATH': os.pathsep.join([str(ROOT), os.environ.get('PYTHONPATH', '')]), **env}
+    return subprocess.run([sys.executable, str(RUN), *map(str, args)], capture_output=True, text=True, cwd=cwd, env=e, timeout=300)
+
+
+@pytest.fixture(scope='module')
+def pdfs(tmp_path_factory):
+    "A folder holding copies of two corpus PDFs."
+    from litebench.corpus import fetch_pdfs
+    src = ROOT / 'data' / 'pdfs'
+    if not all((src / n).exists() for n in SMALL):
+        cwd = os.getcwd(); os.chdir(ROOT)
+        try: fetch_pdfs()
+        finally: os.chdir(cwd)
+    d = tmp_path_factory.mktemp('pdfs')
+    for n in SMALL: shutil.copy(src / n, d / n)
+    return d
+
+
+def table(md: str) -> list:
+    "The rows of the report's table, as lists of cells (header and rule left out)."
+    rows = [[c.strip() for c in l.strip('|').split('|')] for l in md.splitlines() if l.startswith('| ')]
+    return rows[1:]
+
+
+def test_ingest(pdfs, tmp_path):
+    out = tmp_path / 'ingest.md'
+    r = run('ingest', '--repeats', 1, '--pdfs', pdfs, '--out', out, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.startswith(f'ingest benchmark: 2 PDFs from {pdfs}, 1 repeat; report: {out}')
+    md = out.read_text()
+    assert md.startswith(f'# Ingest benchmark\n\nMade by `python benchmarks/run.py ingest --repeats 1 --pdfs {pdfs} --out {out}`.')
+    assert 'Ingest of 2 PDFs, 15 pages' in md
+    rows = table(md)
+    assert [r[0] for r in rows] == ['parse', 'tree', 'chunks', '**total**']
+    shares = [int(r[2].rstrip('%')) for r in rows[:3]]
+    assert 98 <= sum(shares) <= 102 and re.fullmatch(r'\d+ pages/s', rows[3][2])
+
+
+STORE_ROWS = ['build (s)', 'keyword (any)', 'keyword (all)', 'vector', 'hybrid', 'doc_search', 'sections',
+              'keyword leg', 'keyword leg, max_df=1', 'keyword leg, SQLite bm25', 'vector leg']
+COMPARED = ['build (s)', 'doc_search', 'sections', 'keyword leg', 'vector leg']   # what both stores do
+
+
+def store_run(pdfs, tmp_path, **env) -> str:
+    out = tmp_path / 'store.md'
+    r = run('store', '--repeats', 1, '--pdfs', pdfs, '--queries', 5, '--no-hnsw', '--out', out, cwd=tmp_path, **env)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.startswith(f'store benchmark: 2 PDFs from {pdfs}, 1 repeat, 5 queries and their short variants; peer: ')
+    md = out.read_text()
+    assert md.startswith('# Store benchmark\n\nMade by `python benchmarks/run.py store --repeats 1 --pdfs')
+    assert [r[0] for r in table(md)] == STORE_ROWS
+    assert 'max_df: dropping terms' in md and 'Peak resident memory: litebench' in md
+    return md
+
+
+def test_store_with_peer(pdfs, tmp_path):
+    "With the benchmark venv, every operation both stores have carries a ratio; without it, the report says why."
+    md = store_run(pdfs, tmp_path)
+    rows = {r[0]: r for r in table(md)}
+    if 'litesearch: not run: ' in md:
+        assert all(r[5] == '–' for r in rows.values()) and 'Targets' not in md
+    else:
+        assert all(re.fullmatch(r'\d+\.\d×', rows[k][5]) for k in COMPARED), rows
+        assert all(rows[k][5] == '–' for k in STORE_ROWS if k not in COMPARED)
+        assert 'Targets: ingest ≥ 3× faster' in md
+
+
+def test_store_without_peer(pdfs, tmp_path):
+    md = store_run(pdfs, tmp_path, LITEBENCH_BENCH_PYTHON=str(tmp_path / 'no-venv' / 'python'))
+    assert f'litesearch: not run: no benchmark venv: {tmp_path}/no-venv/python does not exist' in md
+    assert all(r[5] == '–' for r in table(md)) and 'Targets' not in md
+
+
+@pytest.mark.parametrize('args, says', [(['ingst'], "argument what: invalid choice: 'ingst'"),
+                                        (['store', '--repeats', 'x'], "argument --repeats: invalid int value: 'x'"),
+                                        (['ingest', '--repeats', '0'], '--repeats must be at least 1, got 0'),
+                                        (['ingest', '--pdfs', '/nonexistent/pdfs'], '--pdfs /nonexistent/pdfs: no such folder')])
+def test_mistakes(args, says, tmp_path):
+    r = run(*args, cwd=tmp_path)
+    assert r.returncode == 2 and r.stdout == ''
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith('ERROR: ') and says in lines[0], r.stderr
+
+
+def test_shares_by_hand(monkeypatch):
+    "A `doc_search`'s parts, from means worked out by hand: legs 3 + 1, fusion 5 - 4 = 1, spans 6 - 5 = 1, of 6."
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    from stores import shares
+    got = shares({k: dict(mean_ms=v) for k, v in {'keyword leg': 3, 'vector leg': 1, 'hybrid': 5, 'doc_search': 6}.items()})
+    assert got == pytest.approx({'keyword leg': 0.5, 'vector leg': 1 / 6, 'fusion and hits': 1 / 6, 'spans': 1 / 6})
