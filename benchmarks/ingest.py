@@ -1,14 +1,17 @@
 """The ingest benchmark: read every PDF, build its tree, cut its chunks; medians per stage over repeats."""
 from __future__ import annotations
-import platform, statistics, time
+import os, platform, statistics, time
+from pathlib import Path
 from litebench.pdf import pdf_pages
 from litebench.tree import build_tree, node_chunks
 from timing import rss_mib
 
 
 def machine() -> str:
-    "The machine and Python the numbers were taken on."
-    return f'{platform.machine()} {platform.python_implementation()} {platform.python_version()}'
+    "The machine (processor, CPU count) and Python the numbers were taken on."
+    info = Path('/proc/cpuinfo').read_text() if Path('/proc/cpuinfo').exists() else ''
+    cpu = next((l.split(':', 1)[1].strip() for l in info.splitlines() if l.startswith('model name')), platform.processor() or '?')
+    return f'{platform.machine()} {cpu}, {os.cpu_count()} CPUs; {platform.python_implementation()} {platform.python_version()}'
 
 
 def tree_and_chunks(docs) -> tuple:

@@ -10,6 +10,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
+for v in ('OPENBLAS_NUM_THREADS', 'OMP_NUM_THREADS', 'MKL_NUM_THREADS'):   # one core, as the reports say, for both sides
+    os.environ.setdefault(v, '1')                                         # (set before numpy loads; the peer inherits it)
 
 
 class UsageError(Exception):

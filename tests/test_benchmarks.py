@@ -61,7 +61,7 @@ def store_run(pdfs, tmp_path, **env) -> str:
     md = out.read_text()
     assert md.startswith('# Store benchmark\n\nMade by `python benchmarks/run.py store --repeats 1 --pdfs')
     assert [r[0] for r in table(md)] == STORE_ROWS
-    assert 'max_df: dropping terms' in md and 'Peak resident memory: litebench' in md
+    assert 'max_df: dropping terms' in md and 'Peak resident memory: litebench' in md and "Fitting LSA (" in md
     return md
 
 
