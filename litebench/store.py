@@ -4,36 +4,72 @@
 
 # %% ../nbs/06_store.ipynb #41f914a6
 from __future__ import annotations
-import json, re, sqlite3, unicodedata, uuid
+import json, math, os, sqlite3, threading, uuid, warnings
 from bisect import bisect_left
-from collections import Counter
+from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
 import numpy as np
-from .core import Chunk, Hit, text_hash, words
+from .core import Chunk, Hit, text_hash
 
 # %% auto #0
-__all__ = ['MODES', 'rrf', 'fts_terms', 'query_terms', 'fts_query', 'StoreError', 'FlatStore', 'SyncReport', 'sync',
-           'common_terms', 'Postings', 'search']
+__all__ = ['TOKENIZE', 'MODES', 'check_weights', 'rrf', 'valid_text', 'fts_tokens', 'fts_terms', 'query_terms', 'fts_query',
+           'StoreError', 'FlatStore', 'writing', 'fts_check', 'SyncReport', 'sync', 'Snapshot', 'reading',
+           'common_terms', 'Postings', 'positive_int', 'search']
 
 # %% ../nbs/06_store.ipynb #9889a8b5
+def _real(x) -> bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
+
+def check_weights(weights, n: int) -> list:
+    "`weights` as `n` floats, or a ValueError unless they are `n` finite, non-negative numbers."
+    try: ws = list(weights)
+    except TypeError: raise ValueError(f'weights must be a list of {n} numbers, got {weights!r}') from None
+    if len(ws) != n: raise ValueError(f'{n} rankings but {len(ws)} weights')
+    if not all(_real(w) and w >= 0 for w in ws): raise ValueError(f'weights must be finite and non-negative, got {weights!r}')
+    return [float(w) for w in ws]
+
 def rrf(rankings, k: float = 60, weights=None) -> list:
     "Fuse rankings (lists of ids, best first) into [(id, score)], best first."
-    weights = [1.0] * len(rankings) if weights is None else list(weights)
-    if len(weights) != len(rankings): raise ValueError(f'{len(rankings)} rankings but {len(weights)} weights')
+    weights = [1.0] * len(rankings) if weights is None else check_weights(weights, len(rankings))
+    if not (_real(k) and k >= 0): raise ValueError(f'k must be a finite number >= 0, got {k!r}')
     score, best = {}, {}
     for r, w in zip(rankings, weights):
         for i, x in enumerate(r, 1):
             score[x] = score.get(x, 0.0) + w / (k + i); best[x] = min(best.get(x, i), i)
     return sorted(score.items(), key=lambda t: (-t[1], best[t[0]], t[0]))
 
-# %% ../nbs/06_store.ipynb #f9e418ac
-_diacritics = re.compile(r'[\u0300-\u036f]')
+# %% ../nbs/06_store.ipynb #a81c3e52
+TOKENIZE = 'unicode61 remove_diacritics 2'   # the keyword index's tokenizer, the one source of its terms
+
+def valid_text(s: str) -> str:
+    "`s` as valid Unicode: surrogate pairs joined into their character, lone surrogates replaced by U+FFFD."
+    try: s.encode('utf-8'); return s
+    except UnicodeEncodeError: return s.encode('utf-16', 'surrogatepass').decode('utf-16', 'replace')
+
+_tok, _tok_lock = {}, threading.Lock()
+
+def _tokenizer() -> sqlite3.Connection:
+    "This process's scratch FTS5 table with the index's tokenizer (a fork gets its own)."
+    if os.getpid() not in _tok:
+        db = sqlite3.connect(':memory:', check_same_thread=False, isolation_level=None)
+        db.executescript(f"CREATE VIRTUAL TABLE t USING fts5(x, tokenize='{TOKENIZE}', content=''); CREATE VIRTUAL TABLE v USING fts5vocab(t, 'instance');")
+        _tok.clear(); _tok[os.getpid()] = db
+    return _tok[os.getpid()]
+
+@lru_cache(maxsize=4096)
+def fts_tokens(s: str) -> tuple:
+    "The tokens the keyword index holds for text `s`, in order: FTS5's tokenizer itself."
+    with _tok_lock:
+        db = _tokenizer()
+        db.execute('INSERT INTO t(rowid, x) VALUES (1, ?)', (valid_text(s),))
+        try: return tuple(r[0] for r in db.execute('SELECT term FROM v ORDER BY offset'))
+        finally: db.execute("INSERT INTO t(t) VALUES ('delete-all')")
 
 def fts_terms(q: str) -> list:
-    "The query's searchable terms as FTS5's unicode61 tokenizer indexes them (case folded, diacritics removed)."
-    ts = (_diacritics.sub('', unicodedata.normalize('NFKD', t)) for t in dict.fromkeys(words(q or '')))
-    return [t for t in dict.fromkeys(ts) if any(c.isalnum() for c in t)]
+    "The query's searchable terms, each once, exactly as the keyword index holds them."
+    return list(dict.fromkeys(fts_tokens(q or '')))
 
+# %% ../nbs/06_store.ipynb #f9e418ac
 def query_terms(q: str, drop=frozenset(), max_terms: int = 32) -> list:
     "The query's searchable terms, without those in `drop` (unless that drops them all), at most `max_terms`."
     ts = fts_terms(q)
@@ -47,11 +83,11 @@ def fts_query(q: str, mode: str = 'any', drop=frozenset(), max_terms: int = 32) 
     return ' AND '.join(f'"{t}"' for t in ts) if mode == 'all' else ' OR '.join(f'"{t}"*' for t in ts)
 
 # %% ../nbs/06_store.ipynb #f7f4dde2
-_SCHEMA = '''
+_SCHEMA = f'''
 CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT);
 CREATE TABLE IF NOT EXISTS chunks(id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL, hash TEXT NOT NULL, doc TEXT, p0 INT, p1 INT,
   start INT, "end" INT, text TEXT, node TEXT, path TEXT, ctx TEXT, vec BLOB, cvec BLOB);
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, ctx, tokenize='unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, ctx, tokenize='{TOKENIZE}');
 CREATE VIRTUAL TABLE IF NOT EXISTS fts_v USING fts5vocab(fts, 'row');
 '''
 
@@ -63,15 +99,17 @@ class FlatStore:
     def __init__(self, path=':memory:',        # SQLite file (a usearch index is kept beside it), or ':memory:'
                  encoder=None,                 # the shared encoder (name, fingerprint, dim, encode)
                  exact_below: int = 20000,     # exact (brute-force) vector search below this many vectors, HNSW above
-                 readonly: bool = False):      # open an existing store for reading only
-        self.path, self.encoder, self.exact_below, self.readonly = str(path), encoder, exact_below, readonly
+                 readonly: bool = False,       # open an existing store for reading only
+                 timeout: float = 60):         # seconds a writer waits for another writer's lock
+        self.path, self.encoder, self.exact_below, self.readonly, self.timeout = str(path), encoder, exact_below, readonly, timeout
         uri = f'file:{self.path}?mode=ro' if readonly else self.path
         if readonly and not Path(self.path).exists(): raise StoreError(f'{self.path}: no such store')
-        self.db = sqlite3.connect(uri, uri=readonly, check_same_thread=False, isolation_level=None)
+        self.db = sqlite3.connect(uri, uri=readonly, timeout=timeout, check_same_thread=False, isolation_level=None)
         if not readonly:
             if self.path != ':memory:': self.db.execute('PRAGMA journal_mode=WAL'); self.db.execute('PRAGMA synchronous=NORMAL')  # WAL + NORMAL: a crash never corrupts, a commit costs no fsync
             self.db.executescript(_SCHEMA)
-        self._check_encoder(); self._mem = None
+        self.db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_vi USING fts5vocab(main, fts, 'instance')")
+        self._mem = None; self._check_encoder(); self._check_fts()
 
     def _meta(self, k, default=None):
         r = self.db.execute('SELECT v FROM meta WHERE k=?', (k,)).fetchone()
@@ -83,6 +121,32 @@ class FlatStore:
 
     def __len__(self): return self.db.execute('SELECT count(*) FROM chunks').fetchone()[0]
     def close(self): self.db.close()
+
+# %% ../nbs/06_store.ipynb #3f0e2b6d
+@contextmanager
+def writing(self: FlatStore):
+    "A write transaction: other writers wait, an error rolls it back, a commit gives the store a new version."
+    self.db.execute('BEGIN IMMEDIATE')
+    try:
+        yield self.db
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (uuid.uuid4().hex,))   # any change gets a new version
+        self.db.execute('COMMIT')
+    except BaseException: self.db.execute('ROLLBACK'); raise
+    finally: self._mem = None
+
+def fts_check(self: FlatStore) -> tuple:
+    "(chunks, keyword index rows, index rows without a chunk): the index agrees with the chunks when the first two are equal and the last is 0."
+    return self.db.execute('SELECT (SELECT count(*) FROM chunks), (SELECT count(*) FROM fts), (SELECT count(*) FROM fts WHERE rowid NOT IN (SELECT id FROM chunks))').fetchone()
+
+def _check_fts(self: FlatStore):
+    n, f, lost = self.fts_check()
+    if n == f and not lost: return
+    msg = f'{self.path}: the keyword index disagrees with the chunks ({f} index rows for {n} chunks, {lost} without a chunk)'
+    if self.readonly: raise StoreError(f'{msg}; open it writable to rebuild the index')
+    with self.writing() as db: db.execute('DELETE FROM fts'); db.execute('INSERT INTO fts(rowid, text, ctx) SELECT id, text, ctx FROM chunks')
+    warnings.warn(f'{msg}: rebuilt the index from the chunks')
+
+FlatStore.writing, FlatStore.fts_check, FlatStore._check_fts = writing, fts_check, _check_fts
 
 # %% ../nbs/06_store.ipynb #457a193e
 def _key(c: Chunk) -> str: return f'{c.doc}\x1f{c.start}\x1f{c.end}\x1f{c.node or ""}'
@@ -100,7 +164,33 @@ def _embed(self: FlatStore, texts: list) -> np.ndarray:
 def _insert(self: FlatStore, rows: list):
     self.db.executemany('INSERT OR REPLACE INTO chunks(key, hash, doc, p0, p1, start, "end", text, node, path, ctx, vec, cvec) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)', rows)
 
-FlatStore._embed, FlatStore._insert = _embed, _insert
+def _diff(self: FlatStore, want: dict, scope) -> tuple:
+    "What the store has, the ids `want` removes, and the rows it adds or changes: (have, gone, todo)."
+    have = {k: (i, h, d) for i, k, h, d in self.db.execute('SELECT id, key, hash, doc FROM chunks')}
+    gone = [i for k, (i, h, d) in have.items() if k not in want and (scope is None or d in scope)]
+    return have, gone, [(k, c, x, h) for k, (c, x, h) in want.items() if k not in have or have[k][1] != h]
+
+def _vectors(self: FlatStore, todo: list, vecs: dict) -> int:
+    "Embed the rows of `todo` whose hash is not yet in `vecs` (hash -> (text vector, context vector or None)); the number of texts embedded."
+    new = {h: (c, x) for _, c, x, h in todo if h not in vecs}
+    V = self._embed([c.text for c, _ in new.values()])
+    wx = [h for h, (c, x) in new.items() if x]
+    C = dict(zip(wx, self._embed([f'{new[h][1]}\n{new[h][0].text}' for h in wx])))
+    vecs.update({h: (V[i], C.get(h)) for i, h in enumerate(new)})
+    return len(new) + len(wx)
+
+FlatStore._embed, FlatStore._insert, FlatStore._diff, FlatStore._vectors = _embed, _insert, _diff, _vectors
+
+# %% ../nbs/06_store.ipynb #6c2a90e5
+def _write(self: FlatStore, have: dict, gone: list, todo: list, vecs: dict):
+    "Delete the rows that are gone or changed, insert the new ones with their keyword rows."
+    rows = [(k, h, c.doc, c.pages[0], c.pages[1], c.start, c.end, c.text, c.node, json.dumps(c.path), x, _blob(vecs[h][0]), None if vecs[h][1] is None else _blob(vecs[h][1]))
+            for k, c, x, h in todo]
+    stale = [(i,) for i in gone + [have[k][0] for k, *_ in todo if k in have]]
+    self.db.executemany('DELETE FROM fts WHERE rowid=?', stale); self.db.executemany('DELETE FROM chunks WHERE id=?', stale)
+    self._insert(rows)
+    ids = dict(self.db.execute('SELECT key, id FROM chunks WHERE key IN (SELECT value FROM json_each(?))', (json.dumps([r[0] for r in rows]),)))
+    self.db.executemany('INSERT INTO fts(rowid, text, ctx) VALUES (?,?,?)', [(ids[r[0]], r[7], r[10]) for r in rows])
 
 def sync(self: FlatStore, chunks, ctxs=None, scope=None, also=None) -> SyncReport:
     "Make the store hold exactly `chunks` (within the documents in `scope`, if given); embed only what changed. `also(db)` runs inside the same transaction."
@@ -108,74 +198,81 @@ def sync(self: FlatStore, chunks, ctxs=None, scope=None, also=None) -> SyncRepor
     chunks = list(chunks); ctxs = [''] * len(chunks) if ctxs is None else list(ctxs)
     if len(ctxs) != len(chunks): raise ValueError(f'{len(chunks)} chunks but {len(ctxs)} contexts')
     want = {_key(c): (c, x, text_hash('\x1f'.join((c.text, x, json.dumps(c.path))))) for c, x in zip(chunks, ctxs)}
-    have = {k: (i, h, d) for i, k, h, d in self.db.execute('SELECT id, key, hash, doc FROM chunks')}
-    gone = [i for k, (i, h, d) in have.items() if k not in want and (scope is None or d in scope)]
-    todo = [(k, c, x, h) for k, (c, x, h) in want.items() if k not in have or have[k][1] != h]
-    V = self._embed([c.text for _, c, _, _ in todo])
-    withx = [i for i, (_, _, x, _) in enumerate(todo) if x]
-    C = self._embed([f'{todo[i][2]}\n{todo[i][1].text}' for i in withx]); cv = dict(zip(withx, C))
-    rows = [(k, h, c.doc, c.pages[0], c.pages[1], c.start, c.end, c.text, c.node, json.dumps(c.path), x, _blob(V[i]), _blob(cv[i]) if i in cv else None)
-            for i, (k, c, x, h) in enumerate(todo)]
-    self.db.execute('BEGIN IMMEDIATE')
-    try:
-        stale = gone + [have[k][0] for k, *_ in todo if k in have]
-        self.db.executemany('DELETE FROM fts WHERE rowid=?', [(i,) for i in stale])
-        self.db.executemany('DELETE FROM chunks WHERE id=?', [(i,) for i in gone])
-        self._insert(rows)
-        ids = dict(self.db.execute('SELECT key, id FROM chunks WHERE key IN (SELECT value FROM json_each(?))', (json.dumps([r[0] for r in rows]),)))
-        self.db.executemany('INSERT INTO fts(rowid, text, ctx) VALUES (?,?,?)', [(ids[r[0]], r[7], r[10]) for r in rows])
-        if also is not None: also(self.db)
-        if self.encoder is not None: self.db.execute("INSERT OR REPLACE INTO meta VALUES ('encoder', ?)", (self.encoder.fingerprint,))
-        self.db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (uuid.uuid4().hex,))   # any change gets a new version
-        self.db.execute('COMMIT')
-    except BaseException:
-        self.db.execute('ROLLBACK'); raise
-    self._mem = None
+    vecs = {}; embedded = self._vectors(self._diff(want, scope)[2], vecs)   # embedded before the lock, from the state seen now
+    with self.writing() as db:
+        have, gone, todo = self._diff(want, scope)                           # the diff that is written: taken under the lock
+        embedded += self._vectors(todo, vecs)                                 # what another writer changed meanwhile
+        self._write(have, gone, todo, vecs)
+        if also is not None: also(db)
+        if self.encoder is not None: db.execute("INSERT OR REPLACE INTO meta VALUES ('encoder', ?)", (self.encoder.fingerprint,))
     return SyncReport(added=sum(k not in have for k, *_ in todo), updated=sum(k in have for k, *_ in todo), removed=len(gone),
-                      unchanged=len(want) - len(todo), embedded=len(todo) + len(withx))
+                      unchanged=len(want) - len(todo), embedded=embedded)
 
-FlatStore.sync = sync
+FlatStore._write, FlatStore.sync = _write, sync
 
 # %% ../nbs/06_store.ipynb #618dc1c2
-class _Mem:
-    "What search needs in memory, loaded once per version of the store."
-    def __init__(self, store: FlatStore):
-        rows = store.db.execute('SELECT id, doc, p0, p1, start, "end", text, node, path, vec, cvec FROM chunks ORDER BY id').fetchall()
-        self.ids = np.array([r[0] for r in rows], dtype=np.int64)
+class Snapshot:
+    "One version of a store in memory: chunks, vectors, keyword postings, read in one transaction."
+    def __init__(self, store: FlatStore, version: str | None):
+        self.version, self.path = version, store.path
+        self.read(store.db)
+        self.hnsw = {which: store._hnsw(which, M, version) for which, M in (('text', self.V), ('ctx', self.C))} if self.n >= store.exact_below else None
+
+    def read(self, db):
+        "Read the chunks, their vectors and the keyword postings (the caller holds the read transaction)."
+        rows = db.execute('SELECT id, doc, p0, p1, start, "end", text, node, path, vec, cvec FROM chunks ORDER BY id').fetchall()
+        self.ids, self.n = np.array([r[0] for r in rows], dtype=np.int64), len(rows)
         self.pos = {int(i): j for j, i in enumerate(self.ids)}
         self.chunks = [Chunk(r[1], (r[2], r[3]), r[4], r[5], r[6], r[7], tuple(json.loads(r[8]))) for r in rows]
         self.doc = np.array([r[1] for r in rows]); self.p0 = np.array([r[2] for r in rows]); self.p1 = np.array([r[3] for r in rows])
         self.V = np.stack([np.frombuffer(r[9], np.float32) for r in rows]) if rows else np.zeros((0, 0), np.float32)
         self.C = np.stack([np.frombuffer(r[10] or r[9], np.float32) for r in rows]) if rows else self.V
-        self.df = dict(store.db.execute('SELECT term, doc FROM fts_v'))
-        self.n, self.version, self._post, self._db = len(rows), store._meta('version'), None, store.db
         self._bykey = {(c.doc, c.start, c.end, c.node): j for j, c in enumerate(self.chunks)}
-        self.hnsw = {which: store._hnsw(which, M) for which, M in (('text', self.V), ('ctx', self.C))} if len(rows) >= store.exact_below else None
+        try: self.postings = Postings(db, self.pos, self.n)
+        except KeyError as e: raise StoreError(f'{self.path}: keyword index row {e.args[0]} has no chunk; open the store writable to rebuild its index') from None
+        self.df = dict(zip(self.postings.vocab, np.diff(self.postings.off).tolist()))   # rows holding each term
 
     def pos_of(self, c: Chunk) -> int:
         "The position of chunk `c` in memory."
         return self._bykey[(c.doc, c.start, c.end, c.node)]
 
-def _postings(self: _Mem) -> Postings:
-    if self._post is None: self._post = Postings(self._db, self.pos, self.n)
-    return self._post
-_Mem.postings = property(_postings)
+# %% ../nbs/06_store.ipynb #5b7e2c19
+FlatStore.snapshot_type = Snapshot
 
-def _mem_get(self: FlatStore) -> _Mem:
-    if self._mem is None or self._mem.version != self._meta('version'): self._mem = _Mem(self)
-    return self._mem
-FlatStore.mem = property(_mem_get)
+@contextmanager
+def reading(self: FlatStore, mem: Snapshot | None = None):
+    "A read transaction over one version of the store; yields its snapshot (`mem`, if given, must be that version)."
+    own = not self.db.in_transaction
+    if own: self.db.execute('BEGIN')
+    try:
+        if mem is None or own:
+            v = self._meta('version')
+            if mem is not None and mem.version != v: raise StoreError(f'{self.path}: the store changed since this snapshot was read')
+            if mem is None and (self._mem is None or self._mem.version != v): self._mem = self.snapshot_type(self, v)
+            mem = mem or self._mem
+        yield mem
+    finally:
+        if own: self.db.execute('COMMIT')
+
+def _mem_get(self: FlatStore) -> Snapshot:
+    with self.reading() as m: return m
+
+FlatStore.reading, FlatStore.mem = reading, property(_mem_get)
 
 # %% ../nbs/06_store.ipynb #3c4bcedf
-def _hnsw(self: FlatStore, which: str, M: np.ndarray):
+def _hnsw(self: FlatStore, which: str, M: np.ndarray, version: str | None = None):
     from usearch.index import Index
-    idx = Index(ndim=M.shape[1], metric='cos', dtype='f32')
-    f = None if self.path == ':memory:' else Path(f'{self.path}.{which}.usearch')
-    tag = f and f.with_suffix('.version')
-    if f and f.exists() and tag.exists() and tag.read_text() == self._meta('version'):
-        idx.load(str(f)); return idx
-    idx.add(np.arange(len(M), dtype=np.uint64), M)
-    if f and not self.readonly: idx.save(str(f)); tag.write_text(self._meta('version'))
+    f = None if self.path == ':memory:' or version is None else Path(f'{self.path}.{which}.{version}.usearch')
+    if f and f.exists():
+        try:
+            idx = Index(ndim=M.shape[1], metric='cos', dtype='f32'); idx.load(str(f))
+            if len(idx) == len(M): return idx
+        except Exception: pass                   # removed or replaced meanwhile: rebuilt below
+    idx = Index(ndim=M.shape[1], metric='cos', dtype='f32'); idx.add(np.arange(len(M), dtype=np.uint64), M)
+    if f and not self.readonly:
+        tmp = f.with_name(f'{f.name}.{os.getpid()}.tmp'); idx.save(str(tmp)); os.replace(tmp, f)
+        for old in f.parent.glob(f'{Path(self.path).name}.{which}.*.usearch'):
+            if old != f: old.unlink(missing_ok=True)
     return idx
 FlatStore._hnsw = _hnsw
 
@@ -200,20 +297,8 @@ def _top(s: np.ndarray, depth: int) -> list:
     if len(idx) > depth: idx = idx[np.argpartition(-s[idx], depth - 1)[:depth]]
     return [int(j) for j in idx[np.lexsort((idx, -s[idx]))]]
 
-def _keyword(self: FlatStore, q: str, kw: str, with_ctx: bool, depth: int, docs, pages, max_df: float, min_terms: int = 3, engine: str = 'memory') -> list:
-    m = self.mem
-    if kw not in ('any', 'all'): raise ValueError(f"keyword mode must be 'any' or 'all', got {kw!r}")
-    drop = common_terms(q, m.df, m.n, max_df, min_terms) if kw == 'any' else set()
-    if not m.n: return []
-    if engine == 'memory':
-        ts = query_terms(q, drop)
-        if not ts: return []
-        s = m.postings.bm25(ts, kw, with_ctx)
-        mask = _mask(m, docs, pages)
-        return _top(s if mask is None else np.where(mask, s, -np.inf), depth)
-    if engine != 'fts5': raise ValueError(f"engine must be 'memory' or 'fts5', got {engine!r}")
-    fq = fts_query(q, kw, drop)
-    if fq is None: return []
+def _fts5(self: FlatStore, fq: str, with_ctx: bool, depth: int, docs, pages) -> list:
+    "SQLite's ranking (`MATCH … ORDER BY bm25`): row ids, best first."
     fq = fq if with_ctx else f'{{text}} : ({fq})'
     sql, args = 'SELECT fts.rowid FROM fts', [fq]
     if docs or pages:
@@ -221,11 +306,25 @@ def _keyword(self: FlatStore, q: str, kw: str, with_ctx: bool, depth: int, docs,
         if docs: sql += f' AND c.doc IN ({",".join("?" * len(docs))})'; args += list(docs)
         if pages: sql += ' AND c.p1 >= ? AND c.p0 <= ?'; args += [pages[0], pages[1]]
     else: sql += ' WHERE fts MATCH ?'
-    rows = self.db.execute(sql + ' ORDER BY bm25(fts), fts.rowid LIMIT ?', args + [depth]).fetchall()
-    return [m.pos[r[0]] for r in rows]
+    return [r[0] for r in self.db.execute(sql + ' ORDER BY bm25(fts), fts.rowid LIMIT ?', args + [depth])]
 
-def _vector(self: FlatStore, qv: np.ndarray, with_ctx: bool, depth: int, docs, pages) -> list:
-    m = self.mem
+# %% ../nbs/06_store.ipynb #7e11d2a0
+def _keyword(self: FlatStore, q: str, kw: str, with_ctx: bool, depth: int, docs, pages, max_df: float, min_terms: int = 3, engine: str = 'memory', mem=None) -> list:
+    if kw not in ('any', 'all'): raise ValueError(f"keyword mode must be 'any' or 'all', got {kw!r}")
+    if engine not in ('memory', 'fts5'): raise ValueError(f"engine must be 'memory' or 'fts5', got {engine!r}")
+    with self.reading(mem) as m:
+        drop = common_terms(q, m.df, m.n, max_df, min_terms) if kw == 'any' else set()
+        if not m.n: return []
+        if engine == 'fts5':
+            fq = fts_query(q, kw, drop)
+            return [] if fq is None else [m.pos[i] for i in self._fts5(fq, with_ctx, depth, docs, pages)]
+    ts = query_terms(q, drop)
+    if not ts: return []
+    s, mask = m.postings.bm25(ts, kw, with_ctx), _mask(m, docs, pages)
+    return _top(s if mask is None else np.where(mask, s, -np.inf), depth)
+
+def _vector(self: FlatStore, qv: np.ndarray, with_ctx: bool, depth: int, docs, pages, mem=None) -> list:
+    m = self.mem if mem is None else mem
     if not m.n: return []
     mask = _mask(m, docs, pages)
     if m.hnsw is not None:
@@ -234,7 +333,7 @@ def _vector(self: FlatStore, qv: np.ndarray, with_ctx: bool, depth: int, docs, p
     s = (m.C if with_ctx else m.V) @ qv
     return _top(s if mask is None else np.where(mask, s, -np.inf), depth)
 
-FlatStore._keyword, FlatStore._vector = _keyword, _vector
+FlatStore._fts5, FlatStore._keyword, FlatStore._vector = _fts5, _keyword, _vector
 
 # %% ../nbs/06_store.ipynb #67091800
 class Postings:
@@ -271,9 +370,48 @@ class Postings:
         ok = hits == len(terms) if mode == 'all' else hits > 0
         return np.where(ok, score, -np.inf)
 
-# %% ../nbs/06_store.ipynb #015d50a7
+# %% ../nbs/06_store.ipynb #2e5a0f11
 MODES = ('keyword', 'vector', 'hybrid')
 
+def positive_int(name: str, x) -> int:
+    "`x` as an int, or a ValueError naming the argument `name` unless it is an integer >= 1."
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 1: raise ValueError(f'{name} must be an integer >= 1, got {x!r}')
+    return int(x)
+
+def _pages(pages):
+    try: p0, p1 = pages
+    except (TypeError, ValueError): p0 = p1 = None
+    if not all(isinstance(p, (int, np.integer)) and not isinstance(p, bool) for p in (p0, p1)) or p0 > p1:
+        raise ValueError(f'pages must be a (first, last) pair of page numbers, got {pages!r}')
+
+def _search_args(q, mode, kw, engine, limit, depth, k, weights, docs, pages, max_df, min_terms) -> tuple:
+    "The query made valid Unicode and `docs` as a list, once every argument of `search` is checked."
+    if q is not None and not isinstance(q, str): raise ValueError(f'q must be a string, got {type(q).__name__}')
+    if mode not in MODES: raise ValueError(f'mode must be one of {MODES}, got {mode!r}')
+    if kw not in ('any', 'all'): raise ValueError(f"keyword mode must be 'any' or 'all', got {kw!r}")
+    if engine not in ('memory', 'fts5'): raise ValueError(f"engine must be 'memory' or 'fts5', got {engine!r}")
+    positive_int('limit', limit); positive_int('depth', depth); check_weights(weights, 2)
+    if not (_real(k) and k >= 0): raise ValueError(f'k must be a finite number >= 0, got {k!r}')
+    if not (_real(max_df) and max_df >= 0): raise ValueError(f'max_df must be a finite number >= 0, got {max_df!r}')
+    if isinstance(min_terms, bool) or not isinstance(min_terms, (int, np.integer)) or min_terms < 0: raise ValueError(f'min_terms must be an integer >= 0, got {min_terms!r}')
+    if isinstance(docs, (str, bytes)): raise ValueError(f'docs must be a list of document names, got the string {docs!r}')
+    if docs is not None:
+        docs = list(docs)
+        if not docs or not all(isinstance(d, str) for d in docs): raise ValueError(f'docs must be a non-empty list of document names (None: all), got {docs!r}')
+    if pages is not None: _pages(pages)
+    return valid_text(q or ''), docs
+
+# %% ../nbs/06_store.ipynb #4d6c0b2a
+def _qvec(self: FlatStore, q: str, qvec, m: Snapshot) -> np.ndarray:
+    "The query's vector: `qvec`, checked against the store's dimension, or `q` embedded."
+    qv = np.asarray(self._embed([q])[0] if qvec is None else qvec, dtype=np.float32)
+    dim = m.V.shape[1] if m.n else getattr(self.encoder, 'dim', None)
+    if qv.ndim != 1 or dim is not None and len(qv) != dim: raise ValueError(f'qvec must be a vector of {dim} numbers (the store\'s dimension), got shape {qv.shape}')
+    if not np.isfinite(qv).all(): raise ValueError('qvec must be finite')
+    return qv
+FlatStore._qvec = _qvec
+
+# %% ../nbs/06_store.ipynb #015d50a7
 def search(self: FlatStore, q: str,
            mode: str = 'hybrid',      # 'keyword', 'vector' or 'hybrid'
            kw: str = 'any',           # keyword mode: 'any' term (prefix, bm25) or 'all' terms
@@ -283,22 +421,20 @@ def search(self: FlatStore, q: str,
            k: float = 60,             # RRF's k
            weights=(1.0, 1.0),        # RRF weights of the keyword and vector legs
            depth: int = 50,           # candidates each leg contributes
-           docs=None,                 # only these documents
+           docs=None,                 # only these documents (a list of names)
            pages=None,                # only chunks overlapping this (first, last) page range
            max_df: float = 0.2,       # 'any' mode drops terms found in more than this share of chunks…
            min_terms: int = 3,        # …but keeps at least this many of the query's rarest terms
            engine: str = 'memory',    # keyword ranking: 'memory' (numpy bm25 over the FTS5 postings) or 'fts5' (SQLite's bm25)
-           qvec=None) -> list:        # the query's vector, when already computed
+           qvec=None,                 # the query's vector, when already computed
+           mem: Snapshot | None = None) -> list:  # the snapshot to search (from `reading`); None: the current version
     "Search the store; a list of `Hit`s, best first."
-    if mode not in MODES: raise ValueError(f'mode must be one of {MODES}, got {mode!r}')
-    legs, kr, vr = [], [], []
-    if mode != 'vector':
-        kr = self._keyword(q, kw, with_ctx if kw_ctx is None else kw_ctx, depth, docs, pages, max_df, min_terms, engine); legs.append(kr)
-    if mode != 'keyword':
-        qv = np.asarray(qvec if qvec is not None else self._embed([q or ''])[0], dtype=np.float32)
-        vr = self._vector(qv, with_ctx, depth, docs, pages); legs.append(vr)
-    fused = rrf(legs, k, weights if mode == 'hybrid' else None)[:limit]
-    kpos, vpos, m = {j: i for i, j in enumerate(kr, 1)}, {j: i for i, j in enumerate(vr, 1)}, self.mem
+    q, docs = _search_args(q, mode, kw, engine, limit, depth, k, weights, docs, pages, max_df, min_terms)
+    with self.reading(mem) as m:                   # one version of the store for the whole call
+        kr = self._keyword(q, kw, with_ctx if kw_ctx is None else kw_ctx, depth, docs, pages, max_df, min_terms, engine, mem=m) if mode != 'vector' else None
+        vr = self._vector(self._qvec(q, qvec, m), with_ctx, depth, docs, pages, mem=m) if mode != 'keyword' else None
+    fused = rrf([r for r in (kr, vr) if r is not None], k, weights if mode == 'hybrid' else None)[:limit]
+    kpos, vpos = {j: i for i, j in enumerate(kr or [], 1)}, {j: i for i, j in enumerate(vr or [], 1)}
     return [Hit(m.chunks[j], r, s, kpos.get(j), vpos.get(j)) for r, (j, s) in enumerate(fused, 1)]
 
 FlatStore.search = search

@@ -9,10 +9,11 @@ from typing import NamedTuple
 import numpy as np
 from .core import Chunk, Hit, Node, doc_text
 from .tree import build_tree, node_chunks
-from .store import FlatStore, StoreError, SyncReport
+from .store import FlatStore, Snapshot, StoreError, SyncReport, positive_int
 
 # %% auto #0
-__all__ = ['heading_context', 'TreeStore', 'add_doc', 'doc_search', 'Section', 'sections', 'toc', 'breadcrumb', 'node_text']
+__all__ = ['heading_context', 'TreeStore', 'add_doc', 'TreeSnapshot', 'doc_search', 'Section', 'sections', 'toc', 'breadcrumb',
+           'node_text']
 
 # %% ../nbs/07_treestore.ipynb #5992426a
 _TREE_SCHEMA = '''
@@ -26,10 +27,9 @@ def heading_context(path, title: str = '') -> str:
 
 class TreeStore(FlatStore):
     "A `FlatStore` over the tree's chunks, with the nodes and each document's text beside them."
-    def __init__(self, path=':memory:', encoder=None, exact_below: int = 20000, readonly: bool = False):
-        super().__init__(path, encoder, exact_below, readonly)
+    def __init__(self, path=':memory:', encoder=None, exact_below: int = 20000, readonly: bool = False, timeout: float = 60):
+        super().__init__(path, encoder, exact_below, readonly, timeout)
         if not readonly: self.db.executescript(_TREE_SCHEMA)
-        self._tmem = None
 
 # %% ../nbs/07_treestore.ipynb #4e93b9b6
 def add_doc(self: TreeStore, pages,
@@ -48,29 +48,31 @@ def add_doc(self: TreeStore, pages,
 TreeStore.add_doc = add_doc
 
 # %% ../nbs/07_treestore.ipynb #e33858ed
-class _TreeMem:
-    def __init__(self, s: TreeStore):
-        rows = s.db.execute('SELECT id, doc, parent, level, kind, title, path, p0, p1, s0, s1 FROM nodes ORDER BY doc, ord').fetchall()
+class TreeSnapshot(Snapshot):
+    "A tree store's version in memory: the flat snapshot, plus nodes, chunk order and document texts."
+    def read(self, db):
+        "Read the flat snapshot, then the nodes and texts, in the same transaction."
+        super().read(db)
+        rows = db.execute('SELECT id, doc, parent, level, kind, title, path, p0, p1, s0, s1 FROM nodes ORDER BY doc, ord').fetchall()
         self.nodes = {r[0]: Node(r[0], r[1], r[2], r[3], r[4], r[5], tuple(json.loads(r[6])), (r[7], r[8]), (r[9], r[10])) for r in rows}
         self.children = {}
         for n in self.nodes.values(): self.children.setdefault(n.parent, []).append(n.id)
-        self.texts = dict(s.db.execute('SELECT doc, text FROM docs'))
-        m = s.mem
-        order = sorted(range(m.n), key=lambda j: (m.chunks[j].doc, m.chunks[j].start))
-        self.ord = np.zeros(m.n, np.int64)
+        self.texts = dict(db.execute('SELECT doc, text FROM docs'))
+        order = sorted(range(self.n), key=lambda j: (self.chunks[j].doc, self.chunks[j].start))
+        self.ord = np.zeros(self.n, np.int64)
         for i, j in enumerate(order): self.ord[j] = i      # chunks in text order: neighbours differ by one
-        self.version = m.version
 
-def _tmem(self: TreeStore) -> _TreeMem:
-    if self._tmem is None or self._tmem.version != self.mem.version: self._tmem = _TreeMem(self)
-    return self._tmem
-TreeStore.tmem = property(_tmem)
+def _tmem(self: TreeStore) -> TreeSnapshot:
+    "The current snapshot (the same as `mem`)."
+    return self.mem
+TreeStore.snapshot_type, TreeStore.tmem = TreeSnapshot, property(_tmem)
 
 # %% ../nbs/07_treestore.ipynb #e97c1bbf
-def _span(self: TreeStore, group: list) -> Hit:
+def _span(group: list, m: TreeSnapshot) -> Hit:
+    "One hit for a group of neighbouring hits: the text from the first to the last, ranked as the best."
     best, cs = group[0], sorted((h.chunk for h in group), key=lambda c: c.start)
     s, e, doc = cs[0].start, cs[-1].end, cs[0].doc
-    c = Chunk(doc, (cs[0].pages[0], cs[-1].pages[1]), s, e, self.tmem.texts[doc][s:e], best.chunk.node, best.chunk.path)
+    c = Chunk(doc, (cs[0].pages[0], cs[-1].pages[1]), s, e, m.texts[doc][s:e], best.chunk.node, best.chunk.path)
     return best._replace(chunk=c)
 
 def doc_search(self: TreeStore, q: str,
@@ -78,21 +80,22 @@ def doc_search(self: TreeStore, q: str,
                limit: int = 10,               # hits (or spans) returned
                with_heading: bool = True,     # vectors of heading path + text
                heading_kw: bool | None = None,  # keyword index sees the heading path too (None: as `with_heading`)
-               **kw) -> list:                 # `FlatStore.search` arguments: mode, kw, k, weights, depth, docs, pages, max_df, qvec
+               **kw) -> list:                 # `FlatStore.search` arguments: mode, kw, k, weights, depth, docs, pages, max_df, qvec, mem
     "Search the tree's chunks: `Hit`s with their node, best first, optionally merged into spans."
-    hits = self.search(q, limit=limit * 2 if spans else limit, with_ctx=with_heading, kw_ctx=heading_kw, **kw)
-    tm, m = self.tmem, self.mem
-    hits = [h._replace(node=tm.nodes.get(h.chunk.node)) for h in hits]
+    positive_int('limit', limit)
+    with self.reading(kw.pop('mem', None)) as m:      # one version for the whole call
+        hits = self.search(q, limit=limit * 2 if spans else limit, with_ctx=with_heading, kw_ctx=heading_kw, mem=m, **kw)
+    hits = [h._replace(node=m.nodes.get(h.chunk.node)) for h in hits]
     if not spans: return hits[:limit]
     groups, where = [], {}
     for h in hits:
-        o = int(tm.ord[m.pos_of(h.chunk)])
+        o = int(m.ord[m.pos_of(h.chunk)])
         g = next((g for g in (where.get((h.chunk.node, o - 1)), where.get((h.chunk.node, o + 1))) if g is not None), None) if h.chunk.node else None
         if g is None: g = len(groups); groups.append([])
         groups[g].append(h); where[(h.chunk.node, o)] = g
-    return [self._span(g)._replace(rank=i) for i, g in enumerate(groups[:limit], 1)]
+    return [_span(g, m)._replace(rank=i) for i, g in enumerate(groups[:limit], 1)]
 
-TreeStore._span, TreeStore.doc_search = _span, doc_search
+TreeStore.doc_search = doc_search
 
 # %% ../nbs/07_treestore.ipynb #ac239e8a
 class Section(NamedTuple):
@@ -102,8 +105,8 @@ class Section(NamedTuple):
     score: float
     hits: list   # its best hits, best first
 
-def _up(self: TreeStore, nid, kind):
-    nodes = self.tmem.nodes
+def _up(nodes: dict, nid, kind):
+    "The node `nid`, or its nearest ancestor of `kind` (any kind: itself)."
     while kind and nid is not None and nodes[nid].kind != kind: nid = nodes[nid].parent
     return nid
 
@@ -116,34 +119,36 @@ def sections(self: TreeStore, q: str,
              with_heading: bool = True, heading_kw: bool | None = None, **kw) -> list:
     "Rank whole nodes by the chunk hits that fall in them."
     if score not in ('max', 'mean', 'sum'): raise ValueError(f"score must be 'max', 'mean' or 'sum', got {score!r}")
-    hits = self.doc_search(q, spans=False, limit=depth, depth=max(depth, kw.pop('depth', depth)), with_heading=with_heading, heading_kw=heading_kw, **kw)
+    positive_int('limit', limit); positive_int('per', per); positive_int('depth', depth)
+    with self.reading(kw.pop('mem', None)) as m:      # one version for the whole call
+        hits = self.doc_search(q, spans=False, limit=depth, depth=max(depth, kw.pop('depth', depth)), with_heading=with_heading, heading_kw=heading_kw, mem=m, **kw)
     groups = {}
     for h in hits:
-        nid = self._up(h.chunk.node, kind)
+        nid = _up(m.nodes, h.chunk.node, kind)
         if nid is not None: groups.setdefault(nid, []).append(h)
     agg = {'max': max, 'sum': sum, 'mean': lambda xs: sum(xs) / len(xs)}[score]
     ranked = sorted(groups.items(), key=lambda t: (-agg([h.score for h in t[1]]), t[1][0].rank))
-    return [Section(self.tmem.nodes[nid], i, agg([h.score for h in hs]), hs[:per]) for i, (nid, hs) in enumerate(ranked[:limit], 1)]
+    return [Section(m.nodes[nid], i, agg([h.score for h in hs]), hs[:per]) for i, (nid, hs) in enumerate(ranked[:limit], 1)]
 
-TreeStore._up, TreeStore.sections = _up, sections
+TreeStore.sections = sections
 
 # %% ../nbs/07_treestore.ipynb #3820175b
 def toc(self: TreeStore, doc: str) -> list:
     "The document's nodes in text order."
-    ns = [n for n in self.tmem.nodes.values() if n.doc == doc]
+    ns = [n for n in self.mem.nodes.values() if n.doc == doc]
     if not ns: raise StoreError(f'{self.path}: no document {doc!r} in this store')
     return ns
 
-def breadcrumb(self: TreeStore, node_id: str) -> list:
+def breadcrumb(self: TreeStore, node_id: str, mem: TreeSnapshot | None = None) -> list:
     "The node and its ancestors, top first."
-    nodes, out = self.tmem.nodes, []
+    nodes, out = (mem or self.mem).nodes, []
     if node_id not in nodes: raise StoreError(f'{self.path}: no node {node_id!r}')
     while node_id is not None: out.append(nodes[node_id]); node_id = nodes[node_id].parent
     return out[::-1]
 
 def node_text(self: TreeStore, node_id: str) -> str:
     "The node's whole text, exactly as in the document."
-    n = self.breadcrumb(node_id)[-1]
-    return self.tmem.texts[n.doc][n.span[0]:n.span[1]]
+    m = self.mem; n = self.breadcrumb(node_id, m)[-1]
+    return m.texts[n.doc][n.span[0]:n.span[1]]
 
 TreeStore.toc, TreeStore.breadcrumb, TreeStore.node_text = toc, breadcrumb, node_text
