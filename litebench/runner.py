@@ -10,7 +10,7 @@ from .core import Question, Item, text_hash, norm_text
 from .relevance import judge
 from .metrics import question_metrics
 from .systems import as_items
-from .runs import new_run, Rows, finish_run, read_run, alive
+from .runs import new_run, Rows, finish_run, read_run, alive, write_questions
 
 # %% auto #0
 __all__ = ['DEFAULTS', 'Settings', 'item_row', 'ask', 'sealed', 'gold_errors', 'Terminated', 'run_questions']
@@ -124,6 +124,7 @@ def run_questions(questions,                 # the `Question`s to ask
                   questions_digest=text_hash(repr([(q.id, q.text, q.gold) for q in questions])), splits=sorted({str(q.split) for q in questions}),
                   encoder=getattr(getattr(stack, 'encoder', None), 'fingerprint', None), summary=summary or {})
     run = new_run(name, params, root=out, files=getattr(stack, 'files', ()))
+    write_questions(run, questions)
     opened = Q.open_test(Q.set_identity(questions), run.name, 'test', list(systems)) if n_test else None
     _run(run, questions, systems, k, stack, bad, summary or {}, progress, test_openings=opened)
     return run

@@ -8,10 +8,10 @@ import fcntl, json, os, subprocess, time
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from .core import data_dir, file_sha256, project_root, text_hash
+from .core import data_dir, file_sha256, project_root, text_hash, Question, Gold
 
 # %% auto #0
-__all__ = ['git_state', 'corpus_state', 'new_run', 'Rows', 'finish_run', 'alive', 'read_run']
+__all__ = ['git_state', 'corpus_state', 'new_run', 'Rows', 'finish_run', 'alive', 'read_run', 'write_questions', 'read_questions']
 
 # %% ../nbs/10a_runs.ipynb #d5251ac2
 def git_state(root=None) -> dict:
@@ -101,3 +101,22 @@ def read_run(run) -> dict:
     plan = meta.get('params', {}).get('planned_rows')
     partial = meta.get('status') != 'done' or (plan is not None and len(rows) < plan)
     return dict(run=meta, rows=rows, summary=json.loads(s.read_text()) if s.exists() else None, partial=partial, cut_rows=cut)
+
+# %% ../nbs/10a_runs.ipynb #5a7e0006
+def _tup(v): return tuple(v) if isinstance(v, list) else v
+
+def write_questions(run, questions) -> Path:
+    "Write the run's questions, gold included, to `questions.jsonl`."
+    p = Path(run) / 'questions.jsonl'
+    p.write_text(''.join(json.dumps(q._asdict() | {'gold': [g._asdict() for g in q.gold]}, ensure_ascii=False, default=str) + '\n' for q in questions), encoding='utf-8')
+    return p
+
+def read_questions(run) -> list:
+    "The `Question`s a run asked, as written by `write_questions`."
+    p = Path(run) / 'questions.jsonl'
+    if not p.exists(): raise FileNotFoundError(f'{run}: this run folder keeps no questions.jsonl')
+    out = []
+    for l in p.read_text(encoding='utf-8').splitlines():
+        d = json.loads(l)
+        out.append(Question(**{**d, 'gold': tuple(Gold(**{k: _tup(v) for k, v in g.items()}) for g in d['gold']), 'nuggets': tuple(d['nuggets'])}))
+    return out
