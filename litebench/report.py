@@ -12,8 +12,8 @@ from .stats import bootstrap_ci, compare, mcnemar, holm, shapley, VERDICTS
 from .runs import read_run
 
 # %% auto #0
-__all__ = ['LEGEND', 'frame', 'cells', 'paired', 'families', 'latency', 'abstentions', 'shapleys', 'summarize', 'tables',
-           'figure', 'render', 'changes', 'compare_runs']
+__all__ = ['LEGEND', 'frame', 'cells', 'paired', 'families', 'latency', 'abstentions', 'shapleys', 'summarize', 'summary_of',
+           'tables', 'figure', 'render', 'changes', 'compare_runs']
 
 # %% ../nbs/14_report.ipynb #7b0a0007
 def frame(rows) -> pd.DataFrame:
@@ -115,12 +115,17 @@ def summarize(rows,                  # a run's rows
                 latency=latency(df, by), abstention=abstentions(df, by), shapley=shapleys(df, factors, primary, by) if factors else None)
 
 # %% ../nbs/14_report.ipynb #7b0a0017
+def summary_of(r: dict) -> dict | None:
+    "A read run's summary; for a run killed before writing one, the summary of its rows under the options it was started with."
+    if r['summary'] is not None or not r['rows']: return r['summary']
+    return summarize(r['rows'], **r['run'].get('params', {}).get('summary', {}))
+
 def _ci(c) -> str: return f"{c['mean']:.3f} [{c['lo']:.3f}, {c['hi']:.3f}]" if isinstance(c, dict) else '—'
 def _name(m: str) -> str: return f'{m} ({IR_MEASURES[m]})' if m in IR_MEASURES else m
 
 def tables(run, numeric: bool = False) -> dict:
     "The report's tables: one per shown metric set, then 'families' (paired comparisons), 'latency', 'abstention'."
-    s = read_run(run)['summary'] or {}
+    s = summary_of(read_run(run)) or {}
     keys = [s['by'], *s['group']]
     out = {}
     for title, ms in s.get('show', []):
@@ -149,7 +154,7 @@ def tables(run, numeric: bool = False) -> dict:
 def figure(run):
     "The primary metric with its 95% interval per system; one panel per group other than the suite, a marker per suite."
     import matplotlib.pyplot as plt
-    s = read_run(run)['summary']; by, P = s['by'], s['primary']
+    s = summary_of(read_run(run)); by, P = s['by'], s['primary']
     cs = [c for c in s['cells'] if isinstance(c.get(P), dict)]
     panels = list(dict.fromkeys(tuple(c[g] for g in s['group'] if g != 'suite') for c in cs))
     systems = list(dict.fromkeys(c[by] for c in cs)); suites = list(dict.fromkeys(c.get('suite', '') for c in cs))
@@ -186,6 +191,7 @@ def render(run) -> str:
             + f"; git {meta['git']['sha']} (dirty: {meta['git']['dirty']}); encoder `{p.get('encoder')}`; {p.get('questions')} questions (splits: {', '.join(p.get('splits', [])) or '?'}); systems: {', '.join(p.get('systems', []))}.",
             '']
     if meta.get('test_openings') is not None: head += [f"This run opened the sealed test split; the ledger now counts {meta['test_openings']} opening(s) of this question set.", '']
+    s = summary_of(r)
     if s is None: return _write(run, head + ['No summary: the run ended before any row was written.'])
     head += [LEGEND.format(min_n=s['min_n'], primary=_name(s['primary']), binary=_name(s['binary'])), '', f"{s['errors']} of {s['rows']} rows failed.", '']
     tb = tables(run)
@@ -227,7 +233,7 @@ def compare_runs(run_a, run_b, allow_partial: bool = False) -> str:
     ra, rb = read_run(run_a), read_run(run_b)
     for name, r in ((run_a, ra), (run_b, rb)):
         if r['partial'] and not allow_partial: raise ValueError(f"{name}: the run is {r['run']['status']} with {len(r['rows'])} of {r['run']['params'].get('planned_rows', '?')} rows; pass --allow-partial to compare it anyway")
-    s = ra['summary'] or rb['summary']; by, P, B = s['by'], s['primary'], s['binary']
+    s = summary_of(ra) or summary_of(rb); by, P, B = s['by'], s['primary'], s['binary']
     A, Bf = _ok(frame(ra['rows'])), _ok(frame(rb['rows']))
     pairs = [dict(system=x, **d) for x in sorted(set(A[by]) & set(Bf[by])) if (d := paired(A[A[by] == x], Bf[Bf[by] == x], P, B))]
     if not pairs: raise ValueError(f'{run_a} and {run_b} share no system on the same questions: nothing to pair')
