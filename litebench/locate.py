@@ -5,11 +5,12 @@
 # %% ../nbs/04a_locate.ipynb #5c0a0004
 from __future__ import annotations
 from bisect import bisect_right
+from fastcore.basics import patch
 from collections import Counter
 from .core import Item, doc_text, page_starts, pages_of, norm_text
 
 # %% auto #0
-__all__ = ['unit_kind', 'unit_nodes', 'Locator', 'path', 'covers', 'units', 'item', 'locate']
+__all__ = ['unit_kind', 'unit_nodes', 'Locator']
 
 # %% ../nbs/04a_locate.ipynb #5c0a0007
 def _leaves(nodes) -> list:
@@ -43,12 +44,13 @@ class Locator:
             ends = [m.span[0] for m in ns[1:]] + [max((m.span[1] for m in ns), default=0)]   # own text: to the next heading
             us = sorted(unit_nodes(ns, self.kind), key=lambda n: n.span[0])
             self.t[doc] = dict(text=doc_text(d), starts=page_starts(d), nums=[p.page for p in d], s=[n.span[0] for n in ns], ns=ns,
-                               byid={n.id: n for n in ns}, ends=ends, us=us, us0=[n.span[0] for n in us])
+                               byid={n.id: n for n in ns}, ends=ends, us=us, us0=[n.span[0] for n in us], us1=[n.span[1] for n in us])
 
     def docs(self) -> list: return list(self.t)
     def text(self, doc: str) -> str: return self.t[doc]['text']
 
 # %% ../nbs/04a_locate.ipynb #5c0a0012
+@patch
 def path(self: Locator, doc: str, start: int, end: int) -> tuple:
     "The path of the deepest node that contains `doc[start:end]`: () when none does."
     if doc not in self.t: return ()
@@ -57,33 +59,37 @@ def path(self: Locator, doc: str, start: int, end: int) -> tuple:
     while n is not None and not (n.span[0] <= start and end <= n.span[1]): n = t['byid'].get(n.parent)
     return n.path if n is not None else ()
 
+def _overlapping(starts: list, ends: list, nodes: list, start: int, end: int) -> tuple:
+    "Paths of the nodes (sorted by start) whose non-empty [start, end) stretch overlaps `start:end`, in text order."
+    i, out = max(bisect_right(starts, start) - 1, 0), []
+    while i < len(nodes) and starts[i] < end:
+        if ends[i] > start and ends[i] > starts[i]: out.append(nodes[i].path)
+        i += 1
+    return tuple(out)
+
+@patch
 def covers(self: Locator, doc: str, start: int, end: int) -> tuple:
     "The paths of every node whose own text overlaps `doc[start:end]`, in text order."
     if doc not in self.t: return ()
-    t = self.t[doc]; i = max(bisect_right(t['s'], start) - 1, 0); out = []
-    while i < len(t['ns']) and t['s'][i] < end:
-        if t['ends'][i] > start and t['ends'][i] > t['s'][i]: out.append(t['ns'][i].path)
-        i += 1
-    return tuple(out)
+    t = self.t[doc]
+    return _overlapping(t['s'], t['ends'], t['ns'], start, end)
 
+@patch
 def units(self: Locator, doc: str, start: int, end: int) -> tuple:
     "The paths of the units that `doc[start:end]` overlaps, in text order."
     if doc not in self.t: return ()
-    t = self.t[doc]; i = max(bisect_right(t['us0'], start) - 1, 0); out = []
-    while i < len(t['us']) and t['us0'][i] < end:
-        if t['us'][i].span[1] > start: out.append(t['us'][i].path)
-        i += 1
-    return tuple(out)
-
-Locator.path, Locator.covers, Locator.units = path, covers, units
+    t = self.t[doc]
+    return _overlapping(t['us0'], t['us1'], t['us'], start, end)
 
 # %% ../nbs/04a_locate.ipynb #5c0a0014
+@patch
 def item(self: Locator, doc: str, start: int, end: int, score: float = 0.0, legs=None, text: str | None = None) -> Item:
     "The `Item` for the span `doc[start:end]`: its text (unless given), pages, path, covered nodes and units."
     t = self.t[doc]
     return Item(doc, pages_of(t['starts'], t['nums'], start, end), self.path(doc, start, end), t['text'][start:end] if text is None else text,
                 float(score), legs, self.covers(doc, start, end), self.units(doc, start, end))
 
+@patch
 def _find(self: Locator, doc: str, it: Item) -> tuple | None:
     "Where the item's text sits in its document, else the span of its pages; None when neither is known."
     t = self.t[doc]
@@ -96,6 +102,7 @@ def _find(self: Locator, doc: str, it: Item) -> tuple | None:
         return t['starts'][i], (t['starts'][j + 1] if j + 1 < len(t['starts']) else len(t['text']))
     return None
 
+@patch
 def locate(self: Locator, it: Item) -> Item:
     "`it` with pages, path, covers and units filled in from the corpus where it did not give them."
     from litebench.core import norm_file
@@ -105,4 +112,3 @@ def locate(self: Locator, it: Item) -> Item:
     full = self.item(doc, *sp, it.score, it.legs, it.text)
     return it._replace(pages=it.pages or full.pages, path=it.path or full.path, covers=it.covers or full.covers, units=it.units or full.units)
 
-Locator.item, Locator._find, Locator.locate = item, _find, locate

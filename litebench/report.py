@@ -120,6 +120,7 @@ def summary_of(r: dict) -> dict | None:
     if r['summary'] is not None or not r['rows']: return r['summary']
     return summarize(r['rows'], **r['run'].get('params', {}).get('summary', {}))
 
+# %% ../nbs/14_report.ipynb #7b0a0031
 def _ci(c) -> str: return f"{c['mean']:.3f} [{c['lo']:.3f}, {c['hi']:.3f}]" if isinstance(c, dict) else '—'
 def _name(m: str) -> str: return f'{m} ({IR_MEASURES[m]})' if m in IR_MEASURES else m
 
@@ -178,6 +179,7 @@ LEGEND = ('How to read this report: every number is a mean over the answerable q
           '. Its p-value is McNemar\'s exact test on {binary}, a different metric, corrected by Holm over its family: read it as a second, family-wise opinion. '
           'Abstention thresholds are fitted on the same questions they score (diagnostic); the never-abstain accuracy is the baseline to beat.')
 
+# %% ../nbs/14_report.ipynb #7b0a0033
 def _md(df) -> str: return df.to_markdown(index=False) if len(df) else '(none)'
 
 def render(run) -> str:

@@ -33,8 +33,8 @@ DEFAULTS = Settings()
 # %% ../nbs/13_runner.ipynb #7a0a0010
 def item_row(it: Item, rank: int, gold, doc) -> dict:
     "What a row keeps of one returned item."
-    return dict(rank=rank, file=it.file, pages=list(it.pages) if it.pages else None, path=list(it.path), score=it.score, legs=it.legs,
-                hash=text_hash(it.text), snippet=' '.join(it.text.split())[:160], gold=sorted(gold), doc=sorted(doc))
+    return dict(rank=rank, file=it.file, pages=list(it.pages) if it.pages else None, path=list(it.path), units=[list(u) for u in it.units],
+                score=it.score, legs=it.legs, hash=text_hash(it.text), snippet=' '.join(it.text.split())[:160], gold=sorted(gold), doc=sorted(doc))
 
 def ask(q: Question, name: str, system, k: int = 10, locate=None) -> dict:
     "One question asked of one system: its row."

@@ -46,6 +46,7 @@ def new_run(kind: str, params: dict, root=None, files=()) -> Path:
                                 corpus=corpus_state(files), params=params, config_digest=text_hash(json.dumps(params, sort_keys=True, default=str))))
     return d
 
+# %% ../nbs/10a_runs.ipynb #5a7e0011
 class Rows:
     "Appends rows to a run's `per_query.jsonl`, one JSON line each, flushed as written."
     def __init__(self, run: Path): self.f = open(Path(run) / 'per_query.jsonl', 'a', encoding='utf-8')

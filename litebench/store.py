@@ -5,6 +5,7 @@
 # %% ../nbs/06_store.ipynb #41f914a6
 from __future__ import annotations
 import json, math, os, sqlite3, threading, uuid, warnings
+from fastcore.basics import patch
 from bisect import bisect_left
 from contextlib import contextmanager
 from functools import lru_cache
@@ -14,8 +15,7 @@ from .core import Chunk, Hit, text_hash
 
 # %% auto #0
 __all__ = ['TOKENIZE', 'MODES', 'check_weights', 'rrf', 'valid_text', 'fts_tokens', 'fts_terms', 'query_terms', 'fts_query',
-           'StoreError', 'FlatStore', 'writing', 'fts_check', 'SyncReport', 'sync', 'Snapshot', 'reading',
-           'common_terms', 'Postings', 'positive_int', 'search']
+           'StoreError', 'FlatStore', 'SyncReport', 'Snapshot', 'common_terms', 'Postings', 'positive_int']
 
 # %% ../nbs/06_store.ipynb #9889a8b5
 def _real(x) -> bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
@@ -123,6 +123,7 @@ class FlatStore:
     def close(self): self.db.close()
 
 # %% ../nbs/06_store.ipynb #3f0e2b6d
+@patch
 @contextmanager
 def writing(self: FlatStore):
     "A write transaction: other writers wait, an error rolls it back, a commit gives the store a new version."
@@ -134,10 +135,12 @@ def writing(self: FlatStore):
     except BaseException: self.db.execute('ROLLBACK'); raise
     finally: self._mem = None
 
+@patch
 def fts_check(self: FlatStore) -> tuple:
     "(chunks, keyword index rows, index rows without a chunk): the index agrees with the chunks when the first two are equal and the last is 0."
     return self.db.execute('SELECT (SELECT count(*) FROM chunks), (SELECT count(*) FROM fts), (SELECT count(*) FROM fts WHERE rowid NOT IN (SELECT id FROM chunks))').fetchone()
 
+@patch
 def _check_fts(self: FlatStore):
     n, f, lost = self.fts_check()
     if n == f and not lost: return
@@ -146,7 +149,6 @@ def _check_fts(self: FlatStore):
     with self.writing() as db: db.execute('DELETE FROM fts'); db.execute('INSERT INTO fts(rowid, text, ctx) SELECT id, text, ctx FROM chunks')
     warnings.warn(f'{msg}: rebuilt the index from the chunks')
 
-FlatStore.writing, FlatStore.fts_check, FlatStore._check_fts = writing, fts_check, _check_fts
 
 # %% ../nbs/06_store.ipynb #457a193e
 def _key(c: Chunk) -> str: return f'{c.doc}\x1f{c.start}\x1f{c.end}\x1f{c.node or ""}'
@@ -157,19 +159,23 @@ class SyncReport(dict):
     def __repr__(self): return ' '.join(f'{k}={v}' for k, v in self.items())
 
 # %% ../nbs/06_store.ipynb #ac390633
+@patch
 def _embed(self: FlatStore, texts: list) -> np.ndarray:
     if self.encoder is None: raise StoreError(f'{self.path}: this store was opened without an encoder, so it cannot embed')
     return self.encoder.encode(texts) if texts else np.zeros((0, 0), np.float32)
 
+@patch
 def _insert(self: FlatStore, rows: list):
     self.db.executemany('INSERT OR REPLACE INTO chunks(key, hash, doc, p0, p1, start, "end", text, node, path, ctx, vec, cvec) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)', rows)
 
+@patch
 def _diff(self: FlatStore, want: dict, scope) -> tuple:
     "What the store has, the ids `want` removes, and the rows it adds or changes: (have, gone, todo)."
     have = {k: (i, h, d) for i, k, h, d in self.db.execute('SELECT id, key, hash, doc FROM chunks')}
     gone = [i for k, (i, h, d) in have.items() if k not in want and (scope is None or d in scope)]
     return have, gone, [(k, c, x, h) for k, (c, x, h) in want.items() if k not in have or have[k][1] != h]
 
+@patch
 def _vectors(self: FlatStore, todo: list, vecs: dict) -> int:
     "Embed the rows of `todo` whose hash is not yet in `vecs` (hash -> (text vector, context vector or None)); the number of texts embedded."
     new = {h: (c, x) for _, c, x, h in todo if h not in vecs}
@@ -179,9 +185,9 @@ def _vectors(self: FlatStore, todo: list, vecs: dict) -> int:
     vecs.update({h: (V[i], C.get(h)) for i, h in enumerate(new)})
     return len(new) + len(wx)
 
-FlatStore._embed, FlatStore._insert, FlatStore._diff, FlatStore._vectors = _embed, _insert, _diff, _vectors
 
 # %% ../nbs/06_store.ipynb #6c2a90e5
+@patch
 def _write(self: FlatStore, have: dict, gone: list, todo: list, vecs: dict):
     "Delete the rows that are gone or changed, insert the new ones with their keyword rows."
     rows = [(k, h, c.doc, c.pages[0], c.pages[1], c.start, c.end, c.text, c.node, json.dumps(c.path), x, _blob(vecs[h][0]), None if vecs[h][1] is None else _blob(vecs[h][1]))
@@ -192,6 +198,7 @@ def _write(self: FlatStore, have: dict, gone: list, todo: list, vecs: dict):
     ids = dict(self.db.execute('SELECT key, id FROM chunks WHERE key IN (SELECT value FROM json_each(?))', (json.dumps([r[0] for r in rows]),)))
     self.db.executemany('INSERT INTO fts(rowid, text, ctx) VALUES (?,?,?)', [(ids[r[0]], r[7], r[10]) for r in rows])
 
+@patch
 def sync(self: FlatStore, chunks, ctxs=None, scope=None, also=None) -> SyncReport:
     "Make the store hold exactly `chunks` (within the documents in `scope`, if given); embed only what changed. `also(db)` runs inside the same transaction."
     if self.readonly: raise StoreError(f'{self.path}: opened read-only')
@@ -208,7 +215,6 @@ def sync(self: FlatStore, chunks, ctxs=None, scope=None, also=None) -> SyncRepor
     return SyncReport(added=sum(k not in have for k, *_ in todo), updated=sum(k in have for k, *_ in todo), removed=len(gone),
                       unchanged=len(want) - len(todo), embedded=embedded)
 
-FlatStore._write, FlatStore.sync = _write, sync
 
 # %% ../nbs/06_store.ipynb #618dc1c2
 class Snapshot:
@@ -239,6 +245,7 @@ class Snapshot:
 # %% ../nbs/06_store.ipynb #5b7e2c19
 FlatStore.snapshot_type = Snapshot
 
+@patch
 @contextmanager
 def reading(self: FlatStore, mem: Snapshot | None = None):
     "A read transaction over one version of the store; yields its snapshot (`mem`, if given, must be that version)."
@@ -254,12 +261,13 @@ def reading(self: FlatStore, mem: Snapshot | None = None):
     finally:
         if own: self.db.execute('COMMIT')
 
-def _mem_get(self: FlatStore) -> Snapshot:
+@patch(as_prop=True)
+def mem(self: FlatStore) -> Snapshot:
+    "The current snapshot of what search needs."
     with self.reading() as m: return m
 
-FlatStore.reading, FlatStore.mem = reading, property(_mem_get)
-
 # %% ../nbs/06_store.ipynb #3c4bcedf
+@patch
 def _hnsw(self: FlatStore, which: str, M: np.ndarray, version: str | None = None):
     from usearch.index import Index
     f = None if self.path == ':memory:' or version is None else Path(f'{self.path}.{which}.{version}.usearch')
@@ -274,7 +282,6 @@ def _hnsw(self: FlatStore, which: str, M: np.ndarray, version: str | None = None
         for old in f.parent.glob(f'{Path(self.path).name}.{which}.*.usearch'):
             if old != f: old.unlink(missing_ok=True)
     return idx
-FlatStore._hnsw = _hnsw
 
 # %% ../nbs/06_store.ipynb #210a1832
 def common_terms(q: str, df: dict, n: int, max_df: float = 0.2, min_terms: int = 3) -> set:
@@ -402,6 +409,7 @@ def _search_args(q, mode, kw, engine, limit, depth, k, weights, docs, pages, max
     return valid_text(q or ''), docs
 
 # %% ../nbs/06_store.ipynb #4d6c0b2a
+@patch
 def _qvec(self: FlatStore, q: str, qvec, m: Snapshot) -> np.ndarray:
     "The query's vector: `qvec`, checked against the store's dimension, or `q` embedded."
     qv = np.asarray(self._embed([q])[0] if qvec is None else qvec, dtype=np.float32)
@@ -409,9 +417,9 @@ def _qvec(self: FlatStore, q: str, qvec, m: Snapshot) -> np.ndarray:
     if qv.ndim != 1 or dim is not None and len(qv) != dim: raise ValueError(f'qvec must be a vector of {dim} numbers (the store\'s dimension), got shape {qv.shape}')
     if not np.isfinite(qv).all(): raise ValueError('qvec must be finite')
     return qv
-FlatStore._qvec = _qvec
 
 # %% ../nbs/06_store.ipynb #015d50a7
+@patch
 def search(self: FlatStore, q: str,
            mode: str = 'hybrid',      # 'keyword', 'vector' or 'hybrid'
            kw: str = 'any',           # keyword mode: 'any' term (prefix, bm25) or 'all' terms
@@ -437,4 +445,3 @@ def search(self: FlatStore, q: str,
     kpos, vpos = {j: i for i, j in enumerate(kr or [], 1)}, {j: i for i, j in enumerate(vr or [], 1)}
     return [Hit(m.chunks[j], r, s, kpos.get(j), vpos.get(j)) for r, (j, s) in enumerate(fused, 1)]
 
-FlatStore.search = search

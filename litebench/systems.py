@@ -5,13 +5,14 @@
 # %% ../nbs/12_systems.ipynb #5e0a0004
 from __future__ import annotations
 import importlib, json, sys
+from fastcore.basics import patch
 from pathlib import Path
 from .core import Item, text_hash, data_dir
 from .configs import Config
 
 # %% auto #0
-__all__ = ['DOC_SYSTEMS', 'as_item', 'as_items', 'load_callable', 'parse_system', 'Stack', 'prepare', 'qvec', 'Builtin',
-           'doc_system', 'config_system']
+__all__ = ['DOC_SYSTEMS', 'as_item', 'as_items', 'load_callable', 'parse_system', 'Stack', 'Builtin', 'doc_system',
+           'config_system']
 
 # %% ../nbs/12_systems.ipynb #5e0a0007
 def _pages(p, where: str):
@@ -85,6 +86,7 @@ class Stack:
         self._parts(unit); self._encoder(encoder, progress); self._stores(store_dir)
 
 # %% ../nbs/12_systems.ipynb #5e0a0014
+@patch
 def _parts(self: Stack, unit):
     from litebench.tree import build_tree, node_chunks
     from litebench.chunk import chunk_pages
@@ -94,6 +96,7 @@ def _parts(self: Stack, unit):
     self.pages = {d[0].doc: chunk_pages(d) for d in self.docs}
     self.locator = Locator(self.docs, self.trees, unit)
 
+@patch
 def _encoder(self: Stack, encoder, progress: bool):
     from litebench.encode import get_encoder, cached, with_progress
     enc = get_encoder(encoder) if isinstance(encoder, str) else encoder
@@ -101,6 +104,7 @@ def _encoder(self: Stack, encoder, progress: bool):
     enc = cached(enc)
     self.encoder = with_progress(enc, f'embedding ({enc.name})') if progress else enc
 
+@patch
 def _stores(self: Stack, store_dir):
     from litebench.store import FlatStore
     from litebench.treestore import TreeStore
@@ -113,20 +117,20 @@ def _stores(self: Stack, store_dir):
     for d in self.docs: self.tree.add_doc(d)
     self.fingerprint = text_hash(json.dumps([self.encoder.fingerprint, tag, {k: len(s) for k, s in (('page', self.page), ('fine', self.flat), ('tree', self.tree))}]))
 
-Stack._parts, Stack._encoder, Stack._stores = _parts, _encoder, _stores
 
 # %% ../nbs/12_systems.ipynb #5e0a0015
+@patch
 def prepare(self: Stack, texts):
     "Embed the texts not embedded yet, in one batch."
     todo = list(dict.fromkeys(t for t in texts if t not in self._qv))
     if todo: self._qv.update(zip(todo, self.encoder.encode(todo)))
 
+@patch
 def qvec(self: Stack, text: str):
     "The vector of a question's text, computed once."
     if text not in self._qv: self.prepare([text])
     return self._qv[text]
 
-Stack.prepare, Stack.qvec = prepare, qvec
 
 # %% ../nbs/12_systems.ipynb #5e0a0017
 class Builtin:

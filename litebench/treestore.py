@@ -5,6 +5,7 @@
 # %% ../nbs/07_treestore.ipynb #2de4e213
 from __future__ import annotations
 import json
+from fastcore.basics import patch
 from typing import NamedTuple
 import numpy as np
 from .core import Chunk, Hit, Node, doc_text
@@ -12,8 +13,7 @@ from .tree import build_tree, node_chunks
 from .store import FlatStore, Snapshot, StoreError, SyncReport, positive_int
 
 # %% auto #0
-__all__ = ['heading_context', 'TreeStore', 'add_doc', 'TreeSnapshot', 'doc_search', 'Section', 'sections', 'toc', 'breadcrumb',
-           'node_text']
+__all__ = ['heading_context', 'TreeStore', 'TreeSnapshot', 'Section']
 
 # %% ../nbs/07_treestore.ipynb #5992426a
 _TREE_SCHEMA = '''
@@ -32,6 +32,7 @@ class TreeStore(FlatStore):
         if not readonly: self.db.executescript(_TREE_SCHEMA)
 
 # %% ../nbs/07_treestore.ipynb #4e93b9b6
+@patch
 def add_doc(self: TreeStore, pages,
             title: str = '',          # the document's title, put in front of every heading path (default: none)
             mode: str | None = None,  # tree mode (see `tree.detect_mode`); None: detect
@@ -45,7 +46,6 @@ def add_doc(self: TreeStore, pages,
         db.executemany('INSERT INTO nodes VALUES (?,?,?,?,?,?,?,?,?,?,?,?)', [(n.id, doc, i, n.parent, n.level, n.kind, n.title, json.dumps(n.path), *n.pages, *n.span) for i, n in enumerate(nodes)])
         db.execute('INSERT OR REPLACE INTO docs VALUES (?,?,?,?)', (doc, title, mode or '', doc_text(pages)))
     return self.sync(chunks, [heading_context(c.path, title) for c in chunks], scope={doc}, also=also)
-TreeStore.add_doc = add_doc
 
 # %% ../nbs/07_treestore.ipynb #e33858ed
 class TreeSnapshot(Snapshot):
@@ -62,10 +62,12 @@ class TreeSnapshot(Snapshot):
         self.ord = np.zeros(self.n, np.int64)
         for i, j in enumerate(order): self.ord[j] = i      # chunks in text order: neighbours differ by one
 
-def _tmem(self: TreeStore) -> TreeSnapshot:
+TreeStore.snapshot_type = TreeSnapshot
+
+@patch(as_prop=True)
+def tmem(self: TreeStore) -> TreeSnapshot:
     "The current snapshot (the same as `mem`)."
     return self.mem
-TreeStore.snapshot_type, TreeStore.tmem = TreeSnapshot, property(_tmem)
 
 # %% ../nbs/07_treestore.ipynb #e97c1bbf
 def _span(group: list, m: TreeSnapshot) -> Hit:
@@ -75,6 +77,7 @@ def _span(group: list, m: TreeSnapshot) -> Hit:
     c = Chunk(doc, (cs[0].pages[0], cs[-1].pages[1]), s, e, m.texts[doc][s:e], best.chunk.node, best.chunk.path)
     return best._replace(chunk=c)
 
+@patch
 def doc_search(self: TreeStore, q: str,
                spans: bool = True,            # merge neighbouring hits of one node into spans
                limit: int = 10,               # hits (or spans) returned
@@ -95,7 +98,6 @@ def doc_search(self: TreeStore, q: str,
         groups[g].append(h); where[(h.chunk.node, o)] = g
     return [_span(g, m)._replace(rank=i) for i, g in enumerate(groups[:limit], 1)]
 
-TreeStore.doc_search = doc_search
 
 # %% ../nbs/07_treestore.ipynb #ac239e8a
 class Section(NamedTuple):
@@ -110,6 +112,7 @@ def _up(nodes: dict, nid, kind):
     while kind and nid is not None and nodes[nid].kind != kind: nid = nodes[nid].parent
     return nid
 
+@patch
 def sections(self: TreeStore, q: str,
              score: str = 'max',    # how a node's hits make its score: 'max', 'mean' or 'sum'
              per: int = 3,          # snippets kept per section
@@ -130,15 +133,16 @@ def sections(self: TreeStore, q: str,
     ranked = sorted(groups.items(), key=lambda t: (-agg([h.score for h in t[1]]), t[1][0].rank))
     return [Section(m.nodes[nid], i, agg([h.score for h in hs]), hs[:per]) for i, (nid, hs) in enumerate(ranked[:limit], 1)]
 
-TreeStore.sections = sections
 
 # %% ../nbs/07_treestore.ipynb #3820175b
+@patch
 def toc(self: TreeStore, doc: str) -> list:
     "The document's nodes in text order."
     ns = [n for n in self.mem.nodes.values() if n.doc == doc]
     if not ns: raise StoreError(f'{self.path}: no document {doc!r} in this store')
     return ns
 
+@patch
 def breadcrumb(self: TreeStore, node_id: str, mem: TreeSnapshot | None = None) -> list:
     "The node and its ancestors, top first."
     nodes, out = (mem or self.mem).nodes, []
@@ -146,9 +150,9 @@ def breadcrumb(self: TreeStore, node_id: str, mem: TreeSnapshot | None = None) -
     while node_id is not None: out.append(nodes[node_id]); node_id = nodes[node_id].parent
     return out[::-1]
 
+@patch
 def node_text(self: TreeStore, node_id: str) -> str:
     "The node's whole text, exactly as in the document."
     m = self.mem; n = self.breadcrumb(node_id, m)[-1]
     return m.texts[n.doc][n.span[0]:n.span[1]]
 
-TreeStore.toc, TreeStore.breadcrumb, TreeStore.node_text = toc, breadcrumb, node_text
