@@ -10,7 +10,7 @@ from pathlib import Path
 from .runner import DEFAULTS
 
 # %% auto #0
-__all__ = ['cmd_fetch', 'cmd_ingest', 'cmd_eval', 'cmd_bench', 'parser', 'main']
+__all__ = ['cmd_fetch', 'cmd_ingest', 'cmd_eval', 'cmd_bench', 'cmd_export', 'parser', 'main']
 
 # %% ../nbs/17_cli.ipynb #e123b905
 def cmd_fetch(args) -> int:
@@ -95,6 +95,28 @@ def cmd_bench(args) -> int:
                       suites=args.suites, limit=args.limit, out=args.out, seed=args.seed, stack=stack, progress=not args.quiet)
     return _done(run)
 
+# %% ../nbs/17_cli.ipynb #e123b921
+def _corpus_units(pdfs, unit) -> dict:
+    "`trec.corpus_units` of the PDFs in the folder `pdfs`, read and treed."
+    from litebench.corpus import corpus_files
+    from litebench.pdf import read_corpus
+    from litebench.tree import build_tree
+    from litebench.trec import corpus_units
+    docs, _ = read_corpus(corpus_files(pdfs))
+    return corpus_units({d[0].doc: build_tree(d) for d in docs}, unit)
+
+def cmd_export(args) -> int:
+    "Export a run folder for other tools: `trec` writes its TREC run files, qrels, topics and docno mapping."
+    from litebench.trec import export_trec
+    from litebench.runs import read_run
+    if args.unit and not (args.pdfs and args.level == 'unit'): raise ValueError('--unit needs --level unit and --pdfs (the corpus whose units it names)')
+    meta = read_run(args.run)['run']
+    if meta.get('status') != 'done': print(f"note: the run ended {meta.get('status')}; questions it did not ask have no lines")
+    units = _corpus_units(args.pdfs, args.unit) if args.level == 'unit' and args.pdfs else None
+    if args.level == 'unit' and units is None: print('note: no --pdfs, so gold headings and result paths are used as written: they match only where a heading is written as the full path of its unit')
+    for p in export_trec(args.run, args.out, args.level, units): print(f'{len(p.read_text(encoding="utf-8").splitlines()):6} lines  {p}')
+    return 0
+
 # %% ../nbs/17_cli.ipynb #e123b908
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
@@ -131,6 +153,10 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument('--configs', default='ladder', help="ladder, loo, factorial, a YAML file, or several joined by '+'")
     b.add_argument('--limit', type=int); b.add_argument('--n', type=int, default=10, help='seeds to sample')
     b.add_argument('--allow-partial', action='store_true', help='compare runs that did not finish'); b.set_defaults(fn=cmd_bench)
+    x = sub.add_parser('export', help="a run folder's files for other tools: trec (run files and qrels for trec_eval, ir_measures)")
+    x.add_argument('what', choices=['trec']); x.add_argument('run', help='run folder'); x.add_argument('--level', default='doc', choices=['doc', 'unit'])
+    x.add_argument('--out', help='folder to write into (default: RUN/trec)'); x.add_argument('--pdfs', help='corpus folder resolving headings to units (unit level)')
+    x.add_argument('--unit', help='the unit kind (with --pdfs; default: from the trees)'); x.set_defaults(fn=cmd_export)
     return p
 
 # %% ../nbs/17_cli.ipynb #e123b909

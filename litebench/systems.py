@@ -54,11 +54,17 @@ def load_callable(spec: str  # 'module:attribute', e.g. 'mine:search' or 'pkg.mo
     if not callable(obj): raise ValueError(f'{spec!r}: {attr!r} is not callable')
     return obj
 
-def parse_system(spec: str  # 'NAME=module:callable'
+def parse_system(spec: str,      # 'NAME=module:callable', or 'NAME=trec:RUNFILE:MAPPING[:TOPICS]'
+                 questions=None  # the `Question`s to be asked: a TREC run finds a question's id from its text
                 ) -> tuple:
-    "(name, system) for a user's system given on the command line."
+    "(name, system) for a system given on the command line: a user's callable, or a TREC run read by `trec.TrecSystem`."
     name, eq, target = spec.partition('=')
-    if not eq or not name.strip(): raise ValueError(f'--system {spec!r}: expected NAME=module:callable')
+    if not eq or not name.strip(): raise ValueError(f'--system {spec!r}: expected NAME=module:callable or NAME=trec:RUNFILE:MAPPING[:TOPICS]')
+    if (parts := target.strip().split(':'))[0] == 'trec':             # 'trec' is reserved: never a module name here
+        if len(parts) not in (3, 4) or not all(parts[1:]): raise ValueError(f'--system {spec!r}: expected NAME=trec:RUNFILE:MAPPING[:TOPICS]')
+        if questions is None and len(parts) == 3: raise ValueError(f'--system {spec!r}: a TREC run needs the questions or a topics file (NAME=trec:RUNFILE:MAPPING:TOPICS, qid<TAB>text per line) to find a question\'s id')
+        from litebench.trec import TrecSystem
+        return name.strip(), TrecSystem(parts[1], parts[2], questions, parts[3] if len(parts) == 4 else None)
     obj = load_callable(target.strip())
     if isinstance(obj, type) or getattr(obj, 'factory', False): obj = obj()
     if not callable(obj): raise ValueError(f'--system {spec!r}: the factory did not return a callable')
