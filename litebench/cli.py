@@ -36,9 +36,9 @@ def cmd_ingest(args) -> int:
     print(f"{total['docs']} documents, {total['pages']} pages, {total['nodes']} nodes, {total['chunks']} chunks"); return 0
 
 # %% ../nbs/17_cli.ipynb #e123b906
-def _systems(specs) -> dict:
+def _systems(specs, questions=None) -> dict:
     from litebench.systems import parse_system
-    return dict(parse_system(s) for s in specs or [])
+    return dict(parse_system(s, questions) for s in specs or [])
 
 def _done(run, tables: bool = True) -> int:
     "Print a finished run's report and folder; 1 when the run failed."
@@ -87,8 +87,9 @@ def cmd_bench(args) -> int:
         print(R.compare_runs(*args.runs, allow_partial=args.allow_partial)); return 0
     print(f'bench: split {args.split}, configurations {args.configs}, encoder {args.encoder}')
     from litebench.systems import Stack
-    sys_, src = _systems(args.system), _sources(args)
+    src = _sources(args)
     qs = Q.load_questions(src)                       # a malformed file is refused before any store is built
+    sys_ = _systems(args.system, qs)
     if not B.select(qs, args.split, args.suites, args.limit): raise ValueError(f'no questions for split {args.split!r} and suites {args.suites or "all"}')
     stack = Stack(args.encoder, args.pdfs, skip_bad=args.skip_bad, progress=not args.quiet)
     run = B.run_bench(src, split=args.split, unseal_test=args.unseal_test, configs=args.configs, systems=sys_,

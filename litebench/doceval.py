@@ -40,7 +40,7 @@ def run_doc_eval(encoder=DEFAULTS.encoder,   # shared encoder spec ('lsa', 'mini
                  n: int = DEFAULTS.n,        # verbatim questions (one per sampled unit)
                  seed: int = DEFAULTS.seed,  # sampling and bootstrap seed
                  keep: float = DEFAULTS.keep, # share of words the degraded variant keeps
-                 keywords=('any', 'all'),    # keyword modes, each run in full
+                 kws=('any', 'all'),         # keyword modes (`kw`), each run in full
                  unit: str | None = None,    # the unit kind; None: decided from the trees
                  systems: dict | None = None, # the user's own systems {name: text → items}, asked beside the built-ins
                  out=None, store_dir=None, stack: Stack | None = None, n_boot: int = DEFAULTS.n_boot, progress: bool = False):
@@ -48,9 +48,9 @@ def run_doc_eval(encoder=DEFAULTS.encoder,   # shared encoder spec ('lsa', 'mini
     stack = stack or Stack(encoder, pdfs, store_dir, unit, limit=DEFAULTS.k, depth=DEFAULTS.depth, progress=progress)
     for note in structure_notes(stack): print(note)
     qs = doc_questions(stack, n, seed, keep)
-    sys = {f'{name}@{kw}': doc_system(stack, name, kw) for kw in keywords for name in DOC_SYSTEMS}
+    sys = {f'{name}@{kw}': doc_system(stack, name, kw) for kw in kws for name in DOC_SYSTEMS}
     sys |= {name: Tagged(fn, base=name, kw='own') for name, fn in (systems or {}).items()}
-    params = dict(preset='doc-eval', encoder_spec=str(encoder), n=n, seed=seed, keep=keep, keywords=list(keywords), unit=stack.locator.kind,
+    params = dict(preset='doc-eval', encoder_spec=str(encoder), n=n, seed=seed, keep=keep, kws=list(kws), unit=stack.locator.kind,
                   chunks={'page': len(stack.page), 'fine': len(stack.flat), 'tree': len(stack.tree)})
     summary = dict(by='base', group=('suite', 'kw'), fams={'pairs': PAIRS}, primary='mrr10', binary='hit1', show=SHOW, pool=False, n_boot=n_boot, seed=seed)
     return run_questions(qs, sys, name=f'doc-eval-{stack.encoder.name}', params=params, stack=stack, out=out, summary=summary, progress=progress)

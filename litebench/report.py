@@ -10,6 +10,7 @@ import pandas as pd
 from .metrics import METRICS, IR_MEASURES, best_threshold
 from .stats import bootstrap_ci, compare, mcnemar, holm, shapley, VERDICTS
 from .runs import read_run
+from fastcore.meta import delegates
 
 # %% auto #0
 __all__ = ['LEGEND', 'frame', 'cells', 'paired', 'families', 'latency', 'abstentions', 'shapleys', 'summarize', 'summary_of',
@@ -56,7 +57,15 @@ def paired(a: pd.DataFrame, b: pd.DataFrame, primary: str, binary: str, n_boot: 
     m = mcnemar(a.loc[q, binary].to_numpy(float), b.loc[q, binary].to_numpy(float))
     return dict(n=c['n'], mean_a=c['mean_a'], mean_b=c['mean_b'], delta=c['delta'], lo=c['lo'], hi=c['hi'], verdict=c['verdict'], only_a=m['b'], only_b=m['c'], p=m['p'])
 
-def families(df, fams: dict, by: str = 'system', group=('suite',), primary: str = 'mrr10', binary: str = 'hit1', pool: bool = True, **kw) -> list:
+@delegates(paired, but=['a', 'b', 'primary', 'binary'])
+def families(df,                    # a run's rows as a `frame`
+             fams: dict,            # {family name: [(a, b), …]}
+             by: str = 'system',    # the column naming a system
+             group=('suite',),      # the columns to compare within
+             primary: str = 'mrr10', # the metric compared
+             binary: str = 'hit1',  # the binary metric McNemar tests
+             pool: bool = True,     # compare over all suites pooled
+             **kwargs) -> list:
     "Every comparison of every family {name: [(a, b), …]}, per group (over all suites when `pool`), with Holm-adjusted p over each family."
     ok, out = _ok(df), []
     views = [ok.assign(suite='all')] if pool and 'suite' in group else [ok]
@@ -65,7 +74,7 @@ def families(df, fams: dict, by: str = 'system', group=('suite',), primary: str 
         for key, g in views[0].groupby(list(group), sort=False):
             per = {s: gg for s, gg in g.groupby(by)}
             for a, b in pairs:
-                if a in per and b in per and (d := paired(per[a], per[b], primary, binary, **kw)):
+                if a in per and b in per and (d := paired(per[a], per[b], primary, binary, **kwargs)):
                     got.append(dict(family=fam, **dict(zip(group, key if isinstance(key, tuple) else (key,))), a=a, b=b, **d))
         for d, p in zip(got, holm([d['p'] for d in got]) if got else []): d['p_holm'] = p
         out += got

@@ -19,7 +19,7 @@ __all__ = ['DEFAULTS', 'Settings', 'item_row', 'ask', 'sealed', 'gold_errors', '
 class Settings(NamedTuple):
     "The defaults that change results, in one place: every preset, notebook and command reads them from here."
     encoder: str = 'lsa'    # the shared encoder (lsa needs no extra; minilm is the real model)
-    keyword: str = 'any'    # keyword mode of the keyword leg: 'any' term or 'all' terms
+    kw: str = 'any'         # keyword mode of the keyword leg: 'any' term or 'all' terms (the one name for it, everywhere)
     k: int = 10             # results judged per question
     depth: int = 50         # candidates each leg contributes
     seed: int = 0           # every sampling and bootstrap

@@ -94,6 +94,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts_v USING fts5vocab(fts, 'row');
 class StoreError(Exception):
     "A store that cannot be used as asked: the message names the file and the problem."
 
+# %% ../nbs/06_store.ipynb #f7f4dde4
 class FlatStore:
     "Chunks with keyword (FTS5) and vector search, fused by RRF, in one SQLite file."
     def __init__(self, path=':memory:',        # SQLite file (a usearch index is kept beside it), or ':memory:'
@@ -359,23 +360,26 @@ class Postings:
         self.dl = np.bincount(self.idx, weights=self.tt + self.tc, minlength=n)
         self.norm = 1.2 * (1 - 0.75 + 0.75 * self.dl / max(self.dl.mean(), 1e-9)) if n else self.dl
 
-    def tf(self, term: str, prefix: bool, with_ctx: bool) -> np.ndarray:
-        "Per-row count of `term` (every term it begins, with `prefix`), in `text` or in both columns."
-        lo = bisect_left(self.vocab, term)
-        hi = bisect_left(self.vocab, term + '\U0010ffff') if prefix else lo + (lo < len(self.vocab) and self.vocab[lo] == term)
-        a, b = self.off[lo], self.off[hi]
-        w = self.tt[a:b] + (self.tc[a:b] if with_ctx else 0)
-        return np.bincount(self.idx[a:b], weights=w, minlength=self.n)
+# %% ../nbs/06_store.ipynb #67091802
+@patch
+def tf(self: Postings, term: str, prefix: bool, with_ctx: bool) -> np.ndarray:
+    "Per-row count of `term` (every term it begins, with `prefix`), in `text` or in both columns."
+    lo = bisect_left(self.vocab, term)
+    hi = bisect_left(self.vocab, term + '\U0010ffff') if prefix else lo + (lo < len(self.vocab) and self.vocab[lo] == term)
+    a, b = self.off[lo], self.off[hi]
+    w = self.tt[a:b] + (self.tc[a:b] if with_ctx else 0)
+    return np.bincount(self.idx[a:b], weights=w, minlength=self.n)
 
-    def bm25(self, terms, mode: str, with_ctx: bool) -> np.ndarray:
-        "FTS5's bm25 of every row (positive, higher is better); rows that do not match get -inf."
-        score, hits = np.zeros(self.n), np.zeros(self.n, np.int64)
-        for t in terms:
-            tf = self.tf(t, mode == 'any', with_ctx); nz = np.flatnonzero(tf)
-            idf = max(np.log((self.n - len(nz) + 0.5) / (len(nz) + 0.5)), 1e-6)
-            score[nz] += idf * tf[nz] * 2.2 / (tf[nz] + self.norm[nz]); hits[nz] += 1
-        ok = hits == len(terms) if mode == 'all' else hits > 0
-        return np.where(ok, score, -np.inf)
+@patch
+def bm25(self: Postings, terms, kw: str, with_ctx: bool) -> np.ndarray:
+    "FTS5's bm25 of every row (positive, higher is better); rows that do not match get -inf."
+    score, hits = np.zeros(self.n), np.zeros(self.n, np.int64)
+    for t in terms:
+        tf = self.tf(t, kw == 'any', with_ctx); nz = np.flatnonzero(tf)
+        idf = max(np.log((self.n - len(nz) + 0.5) / (len(nz) + 0.5)), 1e-6)
+        score[nz] += idf * tf[nz] * 2.2 / (tf[nz] + self.norm[nz]); hits[nz] += 1
+    ok = hits == len(terms) if kw == 'all' else hits > 0
+    return np.where(ok, score, -np.inf)
 
 # %% ../nbs/06_store.ipynb #2e5a0f11
 MODES = ('keyword', 'vector', 'hybrid')

@@ -160,10 +160,10 @@ def _secs(stack: Stack, secs) -> list:
 # %% ../nbs/12_systems.ipynb #5e0a0018
 DOC_SYSTEMS = ('flat-page', 'flat-fine', 'tree', 'sections', 'tree-no-heading', 'tree-no-spans', 'sections-sum', 'sections-mean')
 
-def doc_system(stack: Stack, name: str, keyword: str = 'any') -> Builtin:
-    "The doc eval's system `name` with keyword mode `keyword` ('any' or 'all')."
+def doc_system(stack: Stack, name: str, kw: str = 'any') -> Builtin:
+    "The doc eval's system `name` with keyword mode `kw` ('any' or 'all')."
     if name not in DOC_SYSTEMS: raise ValueError(f'unknown system {name!r}: built-in systems are {", ".join(DOC_SYSTEMS)}')
-    o = dict(kw=keyword, limit=stack.limit, depth=stack.depth)
+    o = dict(kw=kw, limit=stack.limit, depth=stack.depth)
     t = stack.tree
     run = {'flat-page': lambda q, v: _hits(stack, stack.page.search(q, qvec=v, **o)),
            'flat-fine': lambda q, v: _hits(stack, stack.flat.search(q, qvec=v, **o)),
@@ -173,7 +173,7 @@ def doc_system(stack: Stack, name: str, keyword: str = 'any') -> Builtin:
            'sections': lambda q, v: _secs(stack, t.sections(q, qvec=v, score='max', **o)),
            'sections-sum': lambda q, v: _secs(stack, t.sections(q, qvec=v, score='sum', **o)),
            'sections-mean': lambda q, v: _secs(stack, t.sections(q, qvec=v, score='mean', **o))}[name]
-    return Builtin(stack, run, 'pages' if name == 'flat-page' else 'nodes' if name.startswith('sections') else 'chunks', kw=keyword, base=name)
+    return Builtin(stack, run, 'pages' if name == 'flat-page' else 'nodes' if name.startswith('sections') else 'chunks', kw=kw, base=name)
 
 # %% ../nbs/12_systems.ipynb #5e0a0020
 def config_system(stack: Stack, cfg: Config) -> Builtin:

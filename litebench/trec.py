@@ -74,7 +74,7 @@ def _unit_sets(units: dict | None) -> dict:
 def _item_docnos(it: dict, level: str, sets: dict) -> list:
     "A row item's docnos at `level`: its file; or the units it lists, else the unit its path lies in (its path when the units are unknown)."
     if level == 'doc': return [doc_docno(it['file'])]
-    if 'units' in it: return [unit_docno(it['file'], u) for u in it['units']]
+    if it.get('units'): return [unit_docno(it['file'], u) for u in it['units']]
     us = sets.get(norm_file(it['file']))
     return [unit_docno(it['file'], unit_of(it['path'], us) if us is not None else it['path'])]
 

@@ -77,6 +77,17 @@ def _heading_end(lines, i, tw) -> int:
         end, got = l.end, nxt
     return end
 
+# %% ../nbs/04_tree.ipynb #f1738195
+def _outline_heading(lines, by_page, it, cur):
+    "The index of the line where outline entry `it` starts, searching its page and the next from offset `cur`; None if not found."
+    tw = words(it.title)
+    cands = [i for p in (it.page, it.page + 1) for i in by_page.get(p, []) if lines[i].start >= cur]
+    found = next((i for i in cands if _exact_at(lines[i], it.title)), None)
+    for k in (() if found is not None else (min(4, len(tw)), 2, 1)):
+        found = next((i for i in cands if _match_at(lines, i, tw, k)), None)
+        if found is not None or k <= 1: break
+    return found
+
 def locate_outline(pages, lines=None) -> tuple:
     "Headings for the outline's entries, located in the text; and how many could not be located."
     lines = lines if lines is not None else doc_lines(pages)
@@ -86,15 +97,10 @@ def locate_outline(pages, lines=None) -> tuple:
     at = {p.page: i for i, p in enumerate(pages)}
     for it in pages.outline:
         if it.page not in at: missed += 1; continue   # points to no page of the document: no heading
-        tw, found = words(it.title), None
-        cands = [i for p in (it.page, it.page + 1) for i in by_page.get(p, []) if lines[i].start >= cur]
-        found = next((i for i in cands if _exact_at(lines[i], it.title)), None)
-        for k in (() if found is not None else (min(4, len(tw)), 2, 1)):
-            found = next((i for i in cands if _match_at(lines, i, tw, k)), None)
-            if found is not None or k <= 1: break
+        found = _outline_heading(lines, by_page, it, cur)
         if found is None:
             missed += 1; s = max(cur, starts[at[it.page]]); e = s
-        else: s, e = lines[found].start, _heading_end(lines, found, tw)
+        else: s, e = lines[found].start, _heading_end(lines, found, words(it.title))
         out.append(Heading(it.level, heading_kind(it.title), it.title.replace('\x92', ' ').strip(), s, e)); cur = s
     return out, missed
 

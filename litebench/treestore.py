@@ -6,6 +6,7 @@
 from __future__ import annotations
 import json
 from fastcore.basics import patch
+from fastcore.meta import delegates
 from typing import NamedTuple
 import numpy as np
 from .core import Chunk, Hit, Node, doc_text
@@ -35,16 +36,16 @@ class TreeStore(FlatStore):
 @patch
 def add_doc(self: TreeStore, pages,
             title: str = '',          # the document's title, put in front of every heading path (default: none)
-            mode: str | None = None,  # tree mode (see `tree.detect_mode`); None: detect
+            tree_mode: str | None = None,  # how the tree is found (see `tree.detect_mode`); None: detect
             size: int = 1200) -> SyncReport:  # chunk size in characters
     "Add (or update) one document: its tree, its node chunks with heading paths, its text."
     if not len(pages): raise StoreError(f'{self.path}: a document with no pages cannot be added')
-    doc, nodes = pages[0].doc, build_tree(pages, mode)
+    doc, nodes = pages[0].doc, build_tree(pages, tree_mode)
     chunks = node_chunks(pages, nodes, size)
     def also(db):
         db.execute('DELETE FROM nodes WHERE doc=?', (doc,))
         db.executemany('INSERT INTO nodes VALUES (?,?,?,?,?,?,?,?,?,?,?,?)', [(n.id, doc, i, n.parent, n.level, n.kind, n.title, json.dumps(n.path), *n.pages, *n.span) for i, n in enumerate(nodes)])
-        db.execute('INSERT OR REPLACE INTO docs VALUES (?,?,?,?)', (doc, title, mode or '', doc_text(pages)))
+        db.execute('INSERT OR REPLACE INTO docs VALUES (?,?,?,?)', (doc, title, tree_mode or '', doc_text(pages)))
     return self.sync(chunks, [heading_context(c.path, title) for c in chunks], scope={doc}, also=also)
 
 # %% ../nbs/07_treestore.ipynb #e33858ed
@@ -78,16 +79,17 @@ def _span(group: list, m: TreeSnapshot) -> Hit:
     return best._replace(chunk=c)
 
 @patch
+@delegates(FlatStore.search, but=['limit', 'with_ctx', 'kw_ctx'])
 def doc_search(self: TreeStore, q: str,
                spans: bool = True,            # merge neighbouring hits of one node into spans
                limit: int = 10,               # hits (or spans) returned
                with_heading: bool = True,     # vectors of heading path + text
                heading_kw: bool | None = None,  # keyword index sees the heading path too (None: as `with_heading`)
-               **kw) -> list:                 # `FlatStore.search` arguments: mode, kw, k, weights, depth, docs, pages, max_df, qvec, mem
+               **kwargs) -> list:             # `FlatStore.search`'s arguments: mode, kw, k, weights, depth, docs, pages, max_df, qvec, mem
     "Search the tree's chunks: `Hit`s with their node, best first, optionally merged into spans."
     positive_int('limit', limit)
-    with self.reading(kw.pop('mem', None)) as m:      # one version for the whole call
-        hits = self.search(q, limit=limit * 2 if spans else limit, with_ctx=with_heading, kw_ctx=heading_kw, mem=m, **kw)
+    with self.reading(kwargs.pop('mem', None)) as m:      # one version for the whole call
+        hits = self.search(q, limit=limit * 2 if spans else limit, with_ctx=with_heading, kw_ctx=heading_kw, mem=m, **kwargs)
     hits = [h._replace(node=m.nodes.get(h.chunk.node)) for h in hits]
     if not spans: return hits[:limit]
     groups, where = [], {}
@@ -113,18 +115,21 @@ def _up(nodes: dict, nid, kind):
     return nid
 
 @patch
+@delegates(FlatStore.search, but=['limit', 'depth', 'with_ctx', 'kw_ctx'])
 def sections(self: TreeStore, q: str,
              score: str = 'max',    # how a node's hits make its score: 'max', 'mean' or 'sum'
              per: int = 3,          # snippets kept per section
              kind: str | None = None,  # roll up to the nearest ancestor of this kind (e.g. 'article'); None: the chunk's own node
              limit: int = 10,       # sections returned
              depth: int = 50,       # chunk hits rolled up
-             with_heading: bool = True, heading_kw: bool | None = None, **kw) -> list:
+             with_heading: bool = True,       # vectors of heading path + text
+             heading_kw: bool | None = None,  # keyword index sees the heading path too (None: as `with_heading`)
+             **kwargs) -> list:               # `FlatStore.search`'s arguments: mode, kw, k, weights, docs, pages, max_df, qvec, mem
     "Rank whole nodes by the chunk hits that fall in them."
     if score not in ('max', 'mean', 'sum'): raise ValueError(f"score must be 'max', 'mean' or 'sum', got {score!r}")
     positive_int('limit', limit); positive_int('per', per); positive_int('depth', depth)
-    with self.reading(kw.pop('mem', None)) as m:      # one version for the whole call
-        hits = self.doc_search(q, spans=False, limit=depth, depth=max(depth, kw.pop('depth', depth)), with_heading=with_heading, heading_kw=heading_kw, mem=m, **kw)
+    with self.reading(kwargs.pop('mem', None)) as m:      # one version for the whole call
+        hits = self.doc_search(q, spans=False, limit=depth, depth=depth, with_heading=with_heading, heading_kw=heading_kw, mem=m, **kwargs)
     groups = {}
     for h in hits:
         nid = _up(m.nodes, h.chunk.node, kind)
