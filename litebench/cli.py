@@ -131,20 +131,14 @@ def _common(p, d=DEFAULTS):
     p.add_argument('--quiet', action='store_true', help='no progress bar')
     p.add_argument('--skip-bad', action='store_true', help='go on without unreadable PDFs, listing them')
 
-def parser() -> argparse.ArgumentParser:
-    "The `litebench` argument parser."
-    p = _Parser(prog='litebench', description='Does this retrieval change actually help, on real documents?')
-    sub = p.add_subparsers(dest='cmd', required=True, parser_class=_Parser)
-    f = sub.add_parser('fetch', help='fetch and verify the default corpus')
-    f.add_argument('--dest', help='folder to fetch into (default: data/pdfs)'); f.add_argument('--mirror', help='mirror folder'); f.set_defaults(fn=cmd_fetch)
-    i = sub.add_parser('ingest', help='read, tree and chunk a corpus and print a summary')
-    i.add_argument('--pdfs', help='folder of PDFs (default: the default corpus)'); i.add_argument('--skip-bad', action='store_true', help='skip unreadable PDFs, listing them')
-    i.set_defaults(fn=cmd_ingest)
+def _eval_parser(sub):
     e = sub.add_parser('eval', help='the doc evaluation (the main job), or re-render a run')
     e.add_argument('what', choices=['doc', 'report']); e.add_argument('run', nargs='?', help='run folder (for report)'); _common(e)
     e.add_argument('--n', type=int, default=DEFAULTS.n, help='verbatim sentences (default: %(default)s)')
     e.add_argument('--keep', type=float, default=DEFAULTS.keep, help='share of words degraded queries keep (default: %(default)s)')
     e.add_argument('--unit', help='the unit kind (article, section, …; default: from the trees)'); e.set_defaults(fn=cmd_eval)
+
+def _bench_parser(sub):
     b = sub.add_parser('bench', help='the question bench: validate, sample, split, run, report, compare')
     b.add_argument('what', choices=['validate', 'sample', 'split', 'run', 'report', 'compare']); b.add_argument('runs', nargs='*', help='run folder(s), for report and compare')
     b.add_argument('--questions', action='append', metavar='FILE_OR_DIR', help='question files or folders (repeatable; default: the project\'s sets/)')
@@ -154,10 +148,24 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument('--configs', default='ladder', help="ladder, loo, factorial, a YAML file, or several joined by '+'")
     b.add_argument('--limit', type=int); b.add_argument('--n', type=int, default=10, help='seeds to sample')
     b.add_argument('--allow-partial', action='store_true', help='compare runs that did not finish'); b.set_defaults(fn=cmd_bench)
+
+def _export_parser(sub):
     x = sub.add_parser('export', help="a run folder's files for other tools: trec (run files and qrels for trec_eval, ir_measures)")
     x.add_argument('what', choices=['trec']); x.add_argument('run', help='run folder'); x.add_argument('--level', default='doc', choices=['doc', 'unit'])
     x.add_argument('--out', help='folder to write into (default: RUN/trec)'); x.add_argument('--pdfs', help='corpus folder resolving headings to units (unit level)')
     x.add_argument('--unit', help='the unit kind (with --pdfs; default: from the trees)'); x.set_defaults(fn=cmd_export)
+
+# %% ../nbs/17_cli.ipynb #e123b90a
+def parser() -> argparse.ArgumentParser:
+    "The `litebench` argument parser."
+    p = _Parser(prog='litebench', description='Does this retrieval change actually help, on real documents?')
+    sub = p.add_subparsers(dest='cmd', required=True, parser_class=_Parser)
+    f = sub.add_parser('fetch', help='fetch and verify the default corpus')
+    f.add_argument('--dest', help='folder to fetch into (default: data/pdfs)'); f.add_argument('--mirror', help='mirror folder'); f.set_defaults(fn=cmd_fetch)
+    i = sub.add_parser('ingest', help='read, tree and chunk a corpus and print a summary')
+    i.add_argument('--pdfs', help='folder of PDFs (default: the default corpus)'); i.add_argument('--skip-bad', action='store_true', help='skip unreadable PDFs, listing them')
+    i.set_defaults(fn=cmd_ingest)
+    for add in (_eval_parser, _bench_parser, _export_parser): add(sub)
     return p
 
 # %% ../nbs/17_cli.ipynb #e123b909

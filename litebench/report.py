@@ -14,7 +14,7 @@ from fastcore.meta import delegates
 
 # %% auto #0
 __all__ = ['LEGEND', 'frame', 'cells', 'paired', 'families', 'latency', 'abstentions', 'shapleys', 'summarize', 'summary_of',
-           'tables', 'figure', 'render', 'changes', 'compare_runs']
+           'tables', 'figure', 'header', 'render', 'changes', 'compare_runs']
 
 # %% ../nbs/14_report.ipynb #7b0a0007
 def frame(rows) -> pd.DataFrame:
@@ -191,18 +191,26 @@ LEGEND = ('How to read this report: every number is a mean over the answerable q
 # %% ../nbs/14_report.ipynb #7b0a0033
 def _md(df) -> str: return df.to_markdown(index=False) if len(df) else '(none)'
 
+def _write(run: Path, lines) -> str:
+    text = '\n'.join(lines) + '\n'
+    (run / 'report.md').write_text(text, encoding='utf-8')
+    return text
+
+def header(r: dict, name: str) -> list:
+    "The report's opening lines: what ran, its status (partial, killed, failed and why), git, encoder, questions, systems, test openings."
+    meta, p = r['run'], r['run'].get('params', {})
+    line = (f"Status **{meta['status']}**{' (' + str(meta['error']) + ')' if meta.get('error') else ''}"
+            + (f"; **partial**: {len(r['rows'])} of {p.get('planned_rows', '?')} rows" if r['partial'] else '') + (f", {r['cut_rows']} half-written row left out" if r['cut_rows'] else '')
+            + f"; git {meta['git']['sha']} (dirty: {meta['git']['dirty']}); encoder `{p.get('encoder')}`; {p.get('questions')} questions (splits: {', '.join(p.get('splits', [])) or '?'}); systems: {', '.join(p.get('systems', []))}.")
+    out = [f"# {meta.get('kind', 'run')}: {name}", '', line, '']
+    if meta.get('test_openings') is not None: out += [f"This run opened the sealed test split; the ledger now counts {meta['test_openings']} opening(s) of this question set.", '']
+    return out
+
+# %% ../nbs/14_report.ipynb #7b0a0034
 def render(run) -> str:
     "The run's markdown report, written to `report.md` with `figure.png` beside it: a pure function of the folder."
     import matplotlib.pyplot as plt
-    run = Path(run); r = read_run(run); meta, s = r['run'], r['summary']
-    p = meta.get('params', {})
-    head = [f"# {meta.get('kind', 'run')}: {run.name}", '',
-            f"Status **{meta['status']}**{' (' + str(meta['error']) + ')' if meta.get('error') else ''}"
-            + (f"; **partial**: {len(r['rows'])} of {p.get('planned_rows', '?')} rows" if r['partial'] else '') + (f", {r['cut_rows']} half-written row left out" if r['cut_rows'] else '')
-            + f"; git {meta['git']['sha']} (dirty: {meta['git']['dirty']}); encoder `{p.get('encoder')}`; {p.get('questions')} questions (splits: {', '.join(p.get('splits', [])) or '?'}); systems: {', '.join(p.get('systems', []))}.",
-            '']
-    if meta.get('test_openings') is not None: head += [f"This run opened the sealed test split; the ledger now counts {meta['test_openings']} opening(s) of this question set.", '']
-    s = summary_of(r)
+    run = Path(run); r = read_run(run); head = header(r, run.name); s = summary_of(r)
     if s is None: return _write(run, head + ['No summary: the run ended before any row was written.'])
     head += [LEGEND.format(min_n=s['min_n'], primary=_name(s['primary']), binary=_name(s['binary'])), '', f"{s['errors']} of {s['rows']} rows failed.", '']
     tb = tables(run)
@@ -219,11 +227,6 @@ def render(run) -> str:
         fig = figure(run); fig.savefig(run / 'figure.png', dpi=110); plt.close(fig)
         head += [f'![{s["primary"]} per system](figure.png)', '']
     return _write(run, head)
-
-def _write(run: Path, lines) -> str:
-    text = '\n'.join(lines) + '\n'
-    (run / 'report.md').write_text(text, encoding='utf-8')
-    return text
 
 # %% ../nbs/14_report.ipynb #7b0a0021
 def _top1(row) -> str:

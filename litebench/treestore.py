@@ -114,6 +114,7 @@ def _up(nodes: dict, nid, kind):
     while kind and nid is not None and nodes[nid].kind != kind: nid = nodes[nid].parent
     return nid
 
+# %% ../nbs/07_treestore.ipynb #ac239e8c
 @patch
 @delegates(FlatStore.search, but=['limit', 'depth', 'with_ctx', 'kw_ctx'])
 def sections(self: TreeStore, q: str,
