@@ -78,7 +78,7 @@ def cmd_bench(args) -> int:
     from litebench import questions as Q, bench as B, report as R
     if args.what == 'validate': return Q.cmd_validate(_sources(args), args.pdfs)
     if args.what == 'sample': return Q.cmd_sample(_sources(args)[0], n=args.n, seed=args.seed, corpus_folder=args.pdfs)
-    if args.what == 'split': return Q.cmd_split(_sources(args)[0], seed=args.seed)
+    if args.what == 'split': return Q.cmd_split(_sources(args)[0], seed=args.seed, adopt=args.adopt)
     if args.what == 'report':
         if len(args.runs) != 1: raise ValueError('bench report takes one run folder')
         print(R.render(args.runs[0])); return 0
@@ -147,7 +147,8 @@ def _bench_parser(sub):
     b.add_argument('--unseal-test', action='store_true', help='allow the test split (recorded in the ledger)')
     b.add_argument('--configs', default='ladder', help="ladder, loo, factorial, a YAML file, or several joined by '+'")
     b.add_argument('--limit', type=int); b.add_argument('--n', type=int, default=10, help='seeds to sample')
-    b.add_argument('--allow-partial', action='store_true', help='compare runs that did not finish'); b.set_defaults(fn=cmd_bench)
+    b.add_argument('--allow-partial', action='store_true', help='compare runs that did not finish')
+    b.add_argument('--adopt', action='store_true', help='split: record the dev/test labels a question file already has'); b.set_defaults(fn=cmd_bench)
 
 def _export_parser(sub):
     x = sub.add_parser('export', help="a run folder's files for other tools: trec (run files and qrels for trec_eval, ir_measures)")

@@ -4,7 +4,7 @@
 
 # %% ../nbs/11_questions.ipynb #009c4e3d
 from __future__ import annotations
-import datetime, difflib, fcntl, json, math, os, random, re, time
+import datetime, difflib, fcntl, json, math, os, random, re, sys, time
 from collections import Counter, defaultdict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -548,7 +548,7 @@ def assignment_problems(questions,      # the `Question`s as labelled
 
 def _seal_error(folder, problems) -> SealError:
     return SealError(f'{Path(folder) / ASSIGNMENTS}: {len(problems)} split label(s) disagree with the recorded assignment; '
-                     'relabelling moves questions between dev and test without a trace:\n' + '\n'.join(f'  {p}' for p in problems))
+                     'relabelling moves questions between dev and test without a trace (labels made elsewhere are recorded with `litebench bench split --adopt`):\n' + '\n'.join(f'  {p}' for p in problems))
 
 def check_assignment(questions,  # `Question`s loaded from `folder`
                      folder      # the folder (or a question file in it) whose splits.tsv holds the assignment
@@ -715,14 +715,14 @@ def sample(sets_dir,              # the question sets folder
 def cmd_validate(sets_dir, corpus_folder=None) -> int:
     "Load and validate a question set, print the report; 2 for a malformed file, 1 if validation finds problems, else 0."
     try: rep = validate(load_questions(sets_dir), corpus_folder)
-    except QuestionError as ex: print(f'error: {ex}'); return 2
+    except QuestionError as ex: print(f'ERROR: {ex}', file=sys.stderr); return 2
     print(rep)
     return 0 if rep.ok else 1
 
 def cmd_sample(sets_dir, n: int = 10, seed: int = 0, corpus_folder=None, out=None, prefix: str = 'drf') -> int:
     "Draw a seed pack and print where it went and what it holds."
     try: pack = sample(sets_dir, n=n, seed=seed, corpus_folder=corpus_folder, out=out, prefix=prefix)
-    except QuestionError as ex: print(f'error: {ex}'); return 2
+    except QuestionError as ex: print(f'ERROR: {ex}', file=sys.stderr); return 2
     for s in pack: print(f'{s.id}  {s.file} p{s.pages[0]}  {" › ".join(s.heading)[-70:]}')
     print(f'wrote {len(pack)} seeds to {pack.path}' + ('' if len(pack) == n else f' (only {len(pack)} unused passages left)'))
     return 0
@@ -730,8 +730,8 @@ def cmd_sample(sets_dir, n: int = 10, seed: int = 0, corpus_folder=None, out=Non
 def cmd_split(sets_dir, seed: int = 0, adopt: bool = False) -> int:
     "Split the unsplit questions into dev and test and print the balance per suite × tier; 2 for a malformed file, 1 when refused."
     try: got = split(sets_dir, seed=seed, adopt=adopt); qs = load_questions(sets_dir)
-    except QuestionError as ex: print(f'error: {ex}'); return 2
-    except SealError as ex: print(f'error: {ex}'); return 1
+    except QuestionError as ex: print(f'ERROR: {ex}', file=sys.stderr); return 2
+    except SealError as ex: print(f'ERROR: {ex}', file=sys.stderr); return 1
     print(f'assigned {len(got)} questions')
     for (s, t), c in split_counts(qs).items(): print(f'{s:14} {t}  dev {c["dev"]:3}  test {c["test"]:3}  unsplit {c[None]:3}')
     return 0

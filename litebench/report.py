@@ -203,6 +203,7 @@ def header(r: dict, name: str) -> list:
             + (f"; **partial**: {len(r['rows'])} of {p.get('planned_rows', '?')} rows" if r['partial'] else '') + (f", {r['cut_rows']} half-written row left out" if r['cut_rows'] else '')
             + f"; git {meta['git']['sha']} (dirty: {meta['git']['dirty']}); encoder `{p.get('encoder')}`; {p.get('questions')} questions (splits: {', '.join(p.get('splits', [])) or '?'}); systems: {', '.join(p.get('systems', []))}.")
     out = [f"# {meta.get('kind', 'run')}: {name}", '', line, '']
+    if ws := p.get('corpus_warnings'): out += [f"The corpus was read with {len(ws)} warning(s): " + '; '.join(ws), '']
     if meta.get('test_openings') is not None: out += [f"This run opened the sealed test split; the ledger now counts {meta['test_openings']} opening(s) of this question set.", '']
     return out
 

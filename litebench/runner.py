@@ -122,7 +122,7 @@ def run_questions(questions,                 # the `Question`s to ask
     bad = gold_errors([q for q in questions if q.gold and q.source], stack.files) if stack is not None and stack.files else {}
     params = dict(params or {}, k=k, questions=len(questions), systems=list(systems), planned_rows=len(questions) * len(systems),
                   questions_digest=text_hash(repr([(q.id, q.text, q.gold) for q in questions])), splits=sorted({str(q.split) for q in questions}),
-                  encoder=getattr(getattr(stack, 'encoder', None), 'fingerprint', None), summary=summary or {})
+                  encoder=getattr(getattr(stack, 'encoder', None), 'fingerprint', None), corpus_warnings=list(getattr(stack, 'warnings', [])), summary=summary or {})
     run = new_run(name, params, root=out, files=getattr(stack, 'files', ()))
     write_questions(run, questions)
     opened = Q.open_test(Q.set_identity(questions), run.name, 'test', list(systems)) if n_test else None

@@ -88,6 +88,7 @@ class Stack:
         self.docs, self.skipped = (docs, []) if docs is not None else read_corpus(self.files, skip_bad)
         bad = {n for n, _ in self.skipped}; self.files = [f for f in self.files if f.name not in bad]
         for name, why in self.skipped: print(f'skipped {name}: {why}')
+        self.warnings = [f'skipped {n}: {why}' for n, why in self.skipped] + [w for d in self.docs for w in getattr(d, 'warnings', [])]
         self.limit, self.depth, self._qv = limit, depth, {}
         self._parts(unit); self._encoder(encoder, progress); self._stores(store_dir)
 
