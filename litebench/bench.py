@@ -18,7 +18,11 @@ __all__ = ['SPLITS', 'SHOW', 'select', 'families', 'run_bench']
 SPLITS = ('dev', 'test', 'all', 'unsplit')
 SHOW = [('Results (all suites, then per suite)', ['ndcg10', 'hit5', 'recall10', 'complete10', 'mrr10', 'doc_hit5'])]
 
-def select(questions, split: str = 'dev', suites=None, limit: int | None = None) -> list:
+def select(questions,                # the `Question`s to choose from
+           split: str = 'dev',       # 'dev', 'test', 'all' or 'unsplit' (those without a split)
+           suites=None,              # only these suites; None: every suite
+           limit: int | None = None  # at most this many (the first); None: all
+          ) -> list:
     "The questions of a split ('all': every one; 'unsplit': those without a split) and suites, the first `limit` of them."
     if split not in SPLITS: raise ValueError(f'split must be one of {", ".join(SPLITS)}, got {split!r}')
     qs = [q for q in questions if (split == 'all' or q.split == (None if split == 'unsplit' else split)) and (not suites or q.suite in suites)]
@@ -37,9 +41,18 @@ def run_bench(questions=None,               # question files or folders (default
               unseal_test: bool = False,    # needed to ask test questions (recorded in the ledger)
               configs='ladder',             # a spec for `configs.parse_spec`, or a list of `Config`
               systems: dict | None = None,  # the user's own systems {name: text → items}
-              suites=None, limit: int | None = None, encoder=DEFAULTS.encoder, pdfs=None, out=None, store_dir=None,
-              stack: Stack | None = None, seed: int = DEFAULTS.seed, n_boot: int = DEFAULTS.n_boot, min_n: int = DEFAULTS.min_n,
-              progress: bool = False):
+              suites=None,                  # only these suites; None: every suite
+              limit: int | None = None,     # at most this many questions; None: all
+              encoder=DEFAULTS.encoder,     # shared encoder spec for the built `Stack`
+              pdfs=None,                    # folder of PDFs; None: the default corpus
+              out=None,                     # runs folder (default data/runs)
+              store_dir=None,               # where the stores live (default data/stores)
+              stack: Stack | None = None,   # an already built `Stack`, instead of building one
+              seed: int = DEFAULTS.seed,    # bootstrap seed of the summary
+              n_boot: int = DEFAULTS.n_boot,  # bootstrap resamples
+              min_n: int = DEFAULTS.min_n,  # fewer questions than this: only diagnostic
+              progress: bool = False        # progress bars while embedding and asking
+             ):
     "Run the question bench; returns the run folder."
     src = questions if questions is not None else [project_root() / 'sets']
     allq = list(src) if src and not isinstance(src, (str, Path)) and all(hasattr(q, 'gold') for q in src) else load_questions(src)

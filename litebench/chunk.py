@@ -16,7 +16,11 @@ def _trim(text: str, s: int, e: int) -> tuple:
     while e > s and text[e - 1].isspace(): e -= 1
     return s, e
 
-def spans_to_chunks(pages, spans, text: str | None = None, **extra) -> list:
+def spans_to_chunks(pages,                    # a document's `Page`s
+                    spans,                    # (start, end) offsets into the document's text
+                    text: str | None = None,  # the document's text, when already joined; None: `doc_text(pages)`
+                    **extra                   # fields set on every chunk (node, path)
+                   ) -> list:  # the `Chunk`s, in span order
     "`Chunk`s for `spans` over the document's text (blank spans dropped); `extra` fields (node, path) are set on each."
     text = doc_text(pages) if text is None else text
     starts, nums, doc = page_starts(pages), [p.page for p in pages], pages[0].doc
@@ -35,7 +39,11 @@ def chunk_pages(pages) -> list:
 # %% ../nbs/03_chunk.ipynb #8be0e8f2
 _tok = re.compile(r'\S+')
 
-def chunk_fixed(pages, size: int = 1000, overlap: int = 200, unit: str = 'chars') -> list:
+def chunk_fixed(pages,               # a document's `Page`s
+                size: int = 1000,    # window length, in `unit`s
+                overlap: int = 200,  # how much consecutive windows share, in `unit`s
+                unit: str = 'chars'  # 'chars' or 'tokens'
+               ) -> list:
     "Fixed windows of `size` chars or tokens, overlapping by `overlap`."
     if not 0 <= overlap < size: raise ValueError(f'need 0 <= overlap < size, got overlap={overlap}, size={size}')
     if unit not in ('chars', 'tokens'): raise ValueError(f"unit must be 'chars' or 'tokens', got {unit!r}")
@@ -49,7 +57,12 @@ def chunk_fixed(pages, size: int = 1000, overlap: int = 200, unit: str = 'chars'
 # %% ../nbs/03_chunk.ipynb #9b5d2f5e
 _seps = [re.compile(r'\n\s*\n'), re.compile(r'(?<=[.;:!?])\s+'), re.compile(r'\n'), re.compile(r' +')]
 
-def split_span(text: str, start: int, end: int, size: int = 1000, level: int = 0) -> list:
+def split_span(text: str,         # the document's text
+               start: int,        # where the stretch to cut begins
+               end: int,          # and where it ends
+               size: int = 1000,  # longest span, in chars
+               level: int = 0     # the first boundary kind tried (index into the separators, strongest first)
+              ) -> list:
     "Cut `text[start:end]` into spans of at most `size` chars at the strongest boundaries available."
     if end - start <= size: return [(start, end)]
     if level == len(_seps): return [(i, min(i + size, end)) for i in range(start, end, size)]
@@ -62,13 +75,17 @@ def split_span(text: str, start: int, end: int, size: int = 1000, level: int = 0
     return [q for a, b in out for q in (split_span(text, a, b, size, level + 1) if b - a > size else [(a, b)])]
 
 # %% ../nbs/03_chunk.ipynb #cfe6666f
-def chunk_recursive(pages, size: int = 1000) -> list:
+def chunk_recursive(pages,            # a document's `Page`s
+                    size: int = 1000  # longest chunk, in chars
+                   ) -> list:
     "Sentence-aware chunks of at most `size` characters (before trimming)."
     text = doc_text(pages)
     return spans_to_chunks(pages, split_span(text, 0, len(text), size), text)
 
 # %% ../nbs/03_chunk.ipynb #a1094523
-def check_chunks(pages, chunks) -> int:
+def check_chunks(pages,  # the document's `Page`s
+                 chunks  # its `Chunk`s
+                ) -> int:
     "Raise unless every chunk is exactly its text between its offsets and sits on the pages it claims; returns the count."
     text, st = doc_text(pages), page_starts(pages)
     for c in chunks:

@@ -24,7 +24,9 @@ class Config(NamedTuple):
     @property
     def digest(self) -> str: return text_hash(json.dumps(sorted(self.factors)))
 
-def config(name: str, factors) -> Config:
+def config(name: str,  # the configuration's name
+           factors     # its factors, each one of `FACTORS`
+          ) -> Config:
     "A `Config`, its factors checked against `FACTORS`."
     fs = frozenset(factors)
     if bad := sorted(fs - set(FACTORS)): raise ValueError(f'configuration {name!r}: unknown factors {bad}; known: {", ".join(FACTORS)}')

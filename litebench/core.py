@@ -32,7 +32,11 @@ class Page(NamedTuple):
     def line_text(self, l: Line) -> str: return self.text[l.start:l.end]
 
 # %% ../nbs/00_core.ipynb #e1de8079
-def text_page(doc: str, page: int, text: str, bold=()) -> Page:
+def text_page(doc: str,   # the document's name
+              page: int,  # the page number, from 1
+              text: str,  # the page's text
+              bold=()     # lines (their text) to mark bold
+             ) -> Page:
     "A `Page` from plain text: one line per newline-separated line; lines whose text is in `bold` are bold."
     lines, o = [], 0
     for t in text.split('\n'):
@@ -133,14 +137,20 @@ def page_starts(pages) -> list:
     for p in pages: out.append(o); o += len(p.text)
     return out
 
-def pages_of(starts, numbers, start:int, end:int) -> tuple:
+def pages_of(starts,     # each page's start offset in the document's text
+             numbers,    # each page's number
+             start:int,  # where the span begins
+             end:int     # and where it ends
+            ) -> tuple:
     "The (first, last) page numbers that the span `start:end` touches."
     i = bisect_right(starts, start) - 1
     j = bisect_right(starts, max(start, end - 1)) - 1
     return numbers[max(i, 0)], numbers[max(j, 0)]
 
 # %% ../nbs/00_core.ipynb #1d426c86
-def pages_overlap(a: tuple, b: tuple) -> bool:
+def pages_overlap(a: tuple,  # a (first, last) page range
+                  b: tuple   # another
+                 ) -> bool:
     "Whether two inclusive (first, last) page ranges share at least one page."
     for r in (a, b):
         if r[0] > r[1]: raise ValueError(f'pages {tuple(r)}: first page is after last')

@@ -67,7 +67,12 @@ def _download(e: Entry, dest: Path, timeout: float) -> Path:
         if os.path.exists(tmp): os.remove(tmp)
 
 # %% ../nbs/01_corpus.ipynb #5407d986
-def fetch_one(e: Entry, dest: Path, mirror: Path | None = None, download: bool = True, timeout: float = 60) -> str:
+def fetch_one(e: Entry,                    # the manifest entry to fetch
+              dest: Path,                  # the folder to put it in
+              mirror: Path | None = None,  # a local folder holding copies; None: no mirror
+              download: bool = True,       # download from its source when no copy is found
+              timeout: float = 60          # the download's network timeout, in seconds
+             ) -> str:
     "Make `dest/e.name` the pinned file; returns what was done: 'present', 'copied' or 'downloaded'."
     target = dest / e.name
     if target.exists() and file_sha256(target) == e.sha256: return 'present'
@@ -84,7 +89,12 @@ def fetch_one(e: Entry, dest: Path, mirror: Path | None = None, download: bool =
     else: tried.append('download disabled')
     raise FetchError(f'{e.name}: could not be fetched (expected sha256 {e.sha256}); tried ' + '; '.join(tried))
 
-def fetch_pdfs(dest=None, mirror='default', manifest=None, download: bool = True, timeout: float = 60) -> dict:
+def fetch_pdfs(dest=None,              # the folder to fetch into; None: data/pdfs
+               mirror='default',       # a folder of local copies; 'default': `mirror_dir()`, None: no mirror
+               manifest=None,          # the manifest file; None: the project's
+               download: bool = True,  # download what no mirror holds
+               timeout: float = 60     # each download's network timeout, in seconds
+              ) -> dict:
     "Fetch every file of the manifest into `dest`, verified; returns {name: action}."
     dest = Path(dest) if dest else data_dir('pdfs')
     dest.mkdir(parents=True, exist_ok=True)

@@ -17,7 +17,11 @@ PAIRS = [('flat-page', 'flat-fine'), ('flat-fine', 'tree'), ('tree', 'tree-no-he
 SHOW = [('A and B: does a returned text contain the source sentence?', ['hit1', 'hit5', 'hit10', 'mrr10']),
         ('C: which unit answers this?', ['unit_hit1', 'unit_hit5', 'unit_mrr10'])]
 
-def doc_questions(stack: Stack, n: int = DEFAULTS.n, seed: int = DEFAULTS.seed, keep: float = DEFAULTS.keep) -> list:
+def doc_questions(stack: Stack,                # the built `Stack`: documents, trees and fine chunks
+                  n: int = DEFAULTS.n,         # verbatim questions (one per sampled unit)
+                  seed: int = DEFAULTS.seed,   # sampling seed
+                  keep: float = DEFAULTS.keep  # share of words the degraded variant keeps
+                 ) -> list:
     "Verbatim sentences (one per sampled unit) and their degraded variants, as `Question`s."
     qs = verbatim_queries(stack.docs, n=n, seed=seed, kind=stack.locator.kind, trees=[stack.trees[d[0].doc] for d in stack.docs])
     qs += derive(qs, ('degraded',), df=term_df(c.text for cs in stack.fine.values() for c in cs), keep=keep, keep_unchanged=True)
@@ -43,7 +47,12 @@ def run_doc_eval(encoder=DEFAULTS.encoder,   # shared encoder spec ('lsa', 'mini
                  kws=('any', 'all'),         # keyword modes (`kw`), each run in full
                  unit: str | None = None,    # the unit kind; None: decided from the trees
                  systems: dict | None = None, # the user's own systems {name: text → items}, asked beside the built-ins
-                 out=None, store_dir=None, stack: Stack | None = None, n_boot: int = DEFAULTS.n_boot, progress: bool = False):
+                 out=None,                   # runs folder (default data/runs)
+                 store_dir=None,             # where the stores live (default data/stores)
+                 stack: Stack | None = None, # an already built `Stack`, instead of building one
+                 n_boot: int = DEFAULTS.n_boot,  # bootstrap resamples
+                 progress: bool = False      # progress bars while embedding and asking
+                ):
     "Run the doc evaluation; returns the run folder."
     stack = stack or Stack(encoder, pdfs, store_dir, unit, limit=DEFAULTS.k, depth=DEFAULTS.depth, progress=progress)
     for note in structure_notes(stack): print(note)

@@ -231,7 +231,9 @@ def encode(self: Static, texts: list) -> np.ndarray:
 # %% ../nbs/05_encode.ipynb #b427a1db
 NEEDS = 'name (str), fingerprint (str), dim (int) and encode(texts) returning unit-length float32 rows'
 
-def check_encoder(obj, spec: str):
+def check_encoder(obj,       # what the encoder spec made
+                  spec: str  # the spec, named in the error
+                 ):
     "`obj` when it has the encoder protocol's members; else a ValueError naming those missing or mistyped."
     kinds = dict(name=str, fingerprint=str, dim=(int, np.integer))
     bad = [k for k, t in kinds.items() if not isinstance(getattr(obj, k, None), t)]
@@ -239,7 +241,11 @@ def check_encoder(obj, spec: str):
     if bad: raise ValueError(f'encoder {spec!r} made a {type(obj).__name__} without {", ".join(bad)}: an encoder needs {NEEDS}')
     return obj
 
-def check_rows(x, n: int, dim: int, spec: str) -> np.ndarray:
+def check_rows(x,         # what `encode` returned
+               n: int,    # rows expected (one per text)
+               dim: int,  # the encoder's width
+               spec: str  # the encoder's spec, named in the error
+              ) -> np.ndarray:
     "`x` when it is `n` float32 rows of width `dim`, each unit-length or zero; else a ValueError saying what is wrong."
     what = f'{type(x).__name__} {getattr(x, "dtype", "")} {getattr(x, "shape", "")}'.strip()
     if not isinstance(x, np.ndarray) or x.dtype != np.float32 or x.shape != (n, dim):
@@ -304,7 +310,9 @@ class EmbeddingCache:
 
 # %% ../nbs/05_encode.ipynb #90ba9947
 @patch
-def get(self: EmbeddingCache, fp: str, hashes) -> dict:
+def get(self: EmbeddingCache, fp: str,  # the encoder's fingerprint
+        hashes                          # text hashes to look up
+       ) -> dict:
     "The stored vectors, `{hash: vector}`, for those of `hashes` the cache holds under fingerprint `fp`."
     hs, out = list(hashes), {}
     for i in range(0, len(hs), 500):
@@ -314,7 +322,9 @@ def get(self: EmbeddingCache, fp: str, hashes) -> dict:
     return out
 
 @patch
-def put(self: EmbeddingCache, fp: str, vecs: dict):
+def put(self: EmbeddingCache, fp: str,  # the encoder's fingerprint
+        vecs: dict                      # {text hash: vector} to store
+       ):
     "Store `{hash: vector}` under fingerprint `fp`, in one transaction."
     rows = ((fp, h, np.asarray(v, dtype=np.float32).tobytes()) for h, v in vecs.items())
     self.db.execute('BEGIN IMMEDIATE')
@@ -370,6 +380,10 @@ class Progress:
         parts = [self.encoder.encode(texts[i:i + self.batch]) for i in tqdm(range(0, len(texts), self.batch), desc=self.desc, unit='batch')]
         return np.concatenate(parts)
 
-def with_progress(encoder, desc: str = 'embedding', batch: int = 256, min_size: int = 512) -> Progress:
+def with_progress(encoder,                  # any `Encoder`
+                  desc: str = 'embedding',  # the progress bar's label
+                  batch: int = 256,         # texts embedded per step
+                  min_size: int = 512       # calls with fewer texts show no bar
+                 ) -> Progress:
     "Wrap `encoder` so large calls show a progress bar."
     return Progress(encoder, desc, batch, min_size)

@@ -28,7 +28,9 @@ def unit_kind(trees: dict,            # {doc: nodes}
     leaf = Counter(n.kind.lower() for ns in trees.values() for n in _leaves(ns) if n.kind)
     return leaf.most_common(1)[0][0] if leaf else None
 
-def unit_nodes(nodes, kind: str | None) -> list:
+def unit_nodes(nodes,            # a document's `Node`s
+               kind: str | None  # the unit's kind (lowercase, e.g. 'article'); None: the leaves
+              ) -> list:
     "The document's unit nodes: those of `kind`, or its leaves when `kind` is None."
     return [n for n in nodes if n.kind.lower() == kind] if kind else _leaves(nodes)
 
@@ -51,7 +53,10 @@ class Locator:
 
 # %% ../nbs/04a_locate.ipynb #5c0a0012
 @patch
-def path(self: Locator, doc: str, start: int, end: int) -> tuple:
+def path(self: Locator, doc: str,  # the document's name
+         start: int,               # where the span begins in its text
+         end: int                  # and where it ends
+        ) -> tuple:
     "The path of the deepest node that contains `doc[start:end]`: () when none does."
     if doc not in self.t: return ()
     t = self.t[doc]; i = bisect_right(t['s'], start) - 1
@@ -68,14 +73,20 @@ def _overlapping(starts: list, ends: list, nodes: list, start: int, end: int) ->
     return tuple(out)
 
 @patch
-def covers(self: Locator, doc: str, start: int, end: int) -> tuple:
+def covers(self: Locator, doc: str,  # the document's name
+           start: int,               # where the span begins in its text
+           end: int                  # and where it ends
+          ) -> tuple:
     "The paths of every node whose own text overlaps `doc[start:end]`, in text order."
     if doc not in self.t: return ()
     t = self.t[doc]
     return _overlapping(t['s'], t['ends'], t['ns'], start, end)
 
 @patch
-def units(self: Locator, doc: str, start: int, end: int) -> tuple:
+def units(self: Locator, doc: str,  # the document's name
+          start: int,               # where the span begins in its text
+          end: int                  # and where it ends
+         ) -> tuple:
     "The paths of the units that `doc[start:end]` overlaps, in text order."
     if doc not in self.t: return ()
     t = self.t[doc]
@@ -83,7 +94,13 @@ def units(self: Locator, doc: str, start: int, end: int) -> tuple:
 
 # %% ../nbs/04a_locate.ipynb #5c0a0014
 @patch
-def item(self: Locator, doc: str, start: int, end: int, score: float = 0.0, legs=None, text: str | None = None) -> Item:
+def item(self: Locator, doc: str,  # the document's name
+         start: int,               # where the span begins in its text
+         end: int,                 # and where it ends
+         score: float = 0.0,       # the item's score
+         legs=None,                # each leg's rank and raw score, if any
+         text: str | None = None   # the text to keep; None: the span's text
+        ) -> Item:
     "The `Item` for the span `doc[start:end]`: its text (unless given), pages, path, covered nodes and units."
     t = self.t[doc]
     return Item(doc, pages_of(t['starts'], t['nums'], start, end), self.path(doc, start, end), t['text'][start:end] if text is None else text,

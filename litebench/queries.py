@@ -36,7 +36,9 @@ class Query(NamedTuple):
 
 QUERY_KINDS = {'verbatim': 'v', 'degraded': 'd', 'typo': 't', 'abbrev': 'a'}
 
-def variant_id(qid: str, kind: str) -> str:
+def variant_id(qid: str,  # the original query's id
+               kind: str  # the variant's kind, a key of `QUERY_KINDS`
+              ) -> str:
     "The id of `kind`'s variant of the query `qid`: same number, the kind's letter."
     return QUERY_KINDS[kind] + qid[1:]
 

@@ -108,14 +108,23 @@ BAD = type('Bad', (), {'__repr__': lambda self: 'BAD'})()   # a field that faile
 class Problems(list):
     "The problems of one record, each 'where: field: problem'."
     def __init__(self, where: str): super().__init__(); self.where = where
-    def note(self, field: str, problem: str): self.append(f'{self.where}: {field}: {problem}')
+    def note(self, field: str,  # the field (e.g. `gold.pages`)
+             problem: str       # what is wrong with it
+            ): self.append(f'{self.where}: {field}: {problem}')
 
-    def check(self, field: str, fn, *args):
+    def check(self, field: str,  # the field the value is for
+              fn,                # the parser, raising `QuestionError` when the value is bad
+              *args              # `fn`'s arguments
+             ):
         "`fn(*args)`, or `BAD` after noting its `QuestionError` under `field`."
         try: return fn(*args)
         except QuestionError as ex: self.note(field, str(ex)); return BAD
 
-    def keys(self, d, allowed: tuple, required: tuple, field: str = 'record') -> bool:
+    def keys(self, d,               # the mapping read from YAML
+             allowed: tuple,        # the keys it may have
+             required: tuple,       # the keys it must have
+             field: str = 'record'  # its field name ('record': the record itself)
+            ) -> bool:
         "Note unknown and missing keys of the mapping `d` (fields named `field.key`); False when `d` is no mapping."
         pre = '' if field == 'record' else f'{field}.'
         if not isinstance(d, dict): self.note(field, f'must be a mapping, got {type(d).__name__}: {d!r}'); return False
@@ -132,7 +141,10 @@ def _hop(v) -> int | None:
     if _typed(v, (int,), none=True) is not None and v < 1: raise QuestionError(f'hops count from 1, got {v}')
     return v
 
-def parse_gold(d, P: Problems, field: str = 'gold'):
+def parse_gold(d,                   # one gold mapping, as read from YAML
+               P: Problems,         # the record's `Problems`, noted into
+               field: str = 'gold'  # the field name problems are noted under
+              ):
     "A `Gold` from one YAML mapping, or `BAD` after noting its problems in `P` (fields named `field.key`)."
     if not P.keys(d, GOLD_KEYS, ('file',), field): return BAD
     n = len(P)
@@ -189,7 +201,10 @@ def question_problems(d,          # one YAML record
     if P: return BAD, P     # every BAD field has noted a problem
     return Question(**v, source=Path(path).name), P
 
-def parse_question(d, path, i: int = 0) -> Question:
+def parse_question(d,          # one YAML record
+                   path,       # the file it is in
+                   i: int = 0  # its position there, from 1
+                  ) -> Question:
     "A `Question` from one YAML record (record `i` of the file `path`); `QuestionError` listing all its problems."
     q, P = question_problems(d, path, i)
     if P: raise problems_error(P)
@@ -198,13 +213,17 @@ def parse_question(d, path, i: int = 0) -> Question:
 # %% ../nbs/11_questions.ipynb #e0e124df
 class _StrictLoader(yaml.SafeLoader):
     "yaml's SafeLoader, refusing anchors, aliases and duplicate keys in a mapping."
-    def compose_node(self, parent, index):
+    def compose_node(self, parent,  # yaml's parent node
+                     index          # yaml's index in it
+                    ):
         ev = self.peek_event()
         if isinstance(ev, yaml.AliasEvent) or getattr(ev, 'anchor', None):
             raise yaml.composer.ComposerError(None, None, 'anchors and aliases (&name, *name) are not allowed in question files', ev.start_mark)
         return super().compose_node(parent, index)
 
-    def construct_mapping(self, node, deep=False):
+    def construct_mapping(self, node,  # yaml's mapping node
+                          deep=False   # yaml's: construct the values in full
+                         ):
         seen = set()
         for k, _ in node.value:
             key = self.construct_object(k, deep=True)
@@ -303,11 +322,15 @@ def _nodes_at(gold: Gold, nodes) -> list:
     "The nodes the gold's heading and pages point at."
     return [n for n in nodes if heading_matches(n.path, gold.heading) and (gold.pages is None or pages_overlap(n.pages, gold.pages))]
 
-def gold_path(gold: Gold, files: dict) -> Path | None:
+def gold_path(gold: Gold,  # the `Gold`
+              files: dict  # {file name: path} of the corpus
+             ) -> Path | None:
     "The corpus file (`files`: {name: path}) the gold names, names compared by `norm_file`; None when there is none."
     return {norm_file(str(k)): v for k, v in files.items()}.get(norm_file(gold.file))
 
-def gold_text(gold: Gold, files: dict) -> str:
+def gold_text(gold: Gold,  # the `Gold`
+              files: dict  # {file name: path} of the corpus
+             ) -> str:
     "The text a gold points at: its pages, else its heading's nodes' pages, else the document."
     pages, nodes = _doc(gold_path(gold, files))
     if gold.pages: a, b = gold.pages
@@ -493,7 +516,7 @@ def set_fields(path,     # a question file
 
 # %% ../nbs/11_questions.ipynb #4f1c687f
 def assign_splits(questions,  # all `Question`s of a set
-                  seed: int = 0
+                  seed: int = 0  # seed of the order within each stratum and of its first split
                  ) -> dict:
     "{id: 'dev' or 'test'} for each question with no split, balancing each suite × tier stratum."
     out, strata = {}, {}
@@ -529,7 +552,9 @@ def read_assignments(folder) -> dict:
         out[r[0]] = (r[1], r[2])
     return out
 
-def write_assignments(folder, recorded: dict) -> Path:
+def write_assignments(folder,         # the question set's folder
+                      recorded: dict  # {id: (split, digest)}
+                     ) -> Path:
     "Write {id: (split, digest)} to the folder's splits.tsv, sorted by id, atomically."
     return _replace(Path(folder) / ASSIGNMENTS, 'id\tsplit\tdigest\n' + ''.join(f'{i}\t{s}\t{d}\n' for i, (s, d) in sorted(recorded.items())))
 
@@ -630,7 +655,7 @@ def _used(s: Seed, used) -> bool:
 def draw(by_file: dict,  # {file: candidate `Seed`s}
          used,           # `Gold`s already taken: the set's gold and earlier packs
          n: int,         # how many seeds
-         seed: int = 0
+         seed: int = 0   # seed of the file order and of each file's shuffle
         ) -> list:
     "Up to `n` unused seeds, round-robin over files in an order fixed by `seed`, each file's passages shuffled by (seed, file)."
     names = {norm_file(f) for f in by_file}
@@ -648,7 +673,7 @@ def draw(by_file: dict,  # {file: candidate `Seed`s}
 # %% ../nbs/11_questions.ipynb #08eba8e2
 def next_ids(taken,          # ids already used anywhere
              prefix: str,    # lowercase prefix, e.g. 'drf' or 'par'
-             n: int
+             n: int          # how many ids
             ) -> list:
     "`n` fresh ids: `prefix`, a hyphen if the prefix's highest taken id has one, four digits numbered after that id."
     if not SUITE_RE.match(prefix): raise QuestionError(f'bad id prefix {prefix!r}: lowercase letters only')
@@ -684,14 +709,17 @@ def _pack_path(sets_dir, out) -> Path:
     if out.exists(): raise QuestionError(f'{out}: exists; packs are never overwritten')
     return out
 
-def corpus_passages(corpus_folder=None, min_chars: int = 200, max_chars: int = 300) -> dict:
+def corpus_passages(corpus_folder=None,    # folder of the corpus PDFs; None: the default corpus
+                    min_chars: int = 200,  # shortest passage kept, in characters of excerpt
+                    max_chars: int = 300   # longest excerpt
+                   ) -> dict:
     "{file: candidate `Seed`s} for every document of the corpus."
     return {f.name: passages(*_doc(f), min_chars=min_chars, max_chars=max_chars) for f in corpus_files(corpus_folder)}
 
 # %% ../nbs/11_questions.ipynb #b55f9870
 def sample(sets_dir,              # the question sets folder
            n: int = 10,           # seeds in the pack
-           seed: int = 0,
+           seed: int = 0,         # seed of the draw
            corpus_folder=None,    # folder of the corpus PDFs; None: the default corpus
            out=None,              # the pack's file name in sets/seeds; None: the next pack-NNNN.yaml
            prefix: str = 'drf',   # prefix of the draft ids, e.g. 'par' to continue the paraphrase suite
@@ -712,14 +740,22 @@ def sample(sets_dir,              # the question sets folder
     return pack
 
 # %% ../nbs/11_questions.ipynb #c4eaf6ef
-def cmd_validate(sets_dir, corpus_folder=None) -> int:
+def cmd_validate(sets_dir,           # a question file or folder
+                 corpus_folder=None  # folder of the corpus PDFs; None: the default corpus
+                ) -> int:
     "Load and validate a question set, print the report; 2 for a malformed file, 1 if validation finds problems, else 0."
     try: rep = validate(load_questions(sets_dir), corpus_folder)
     except QuestionError as ex: print(f'ERROR: {ex}', file=sys.stderr); return 2
     print(rep)
     return 0 if rep.ok else 1
 
-def cmd_sample(sets_dir, n: int = 10, seed: int = 0, corpus_folder=None, out=None, prefix: str = 'drf') -> int:
+def cmd_sample(sets_dir,            # the question sets folder
+               n: int = 10,         # seeds in the pack
+               seed: int = 0,       # seed of the draw
+               corpus_folder=None,  # folder of the corpus PDFs; None: the default corpus
+               out=None,            # the pack's file name in sets/seeds; None: the next pack-NNNN.yaml
+               prefix: str = 'drf'  # prefix of the draft ids
+              ) -> int:
     "Draw a seed pack and print where it went and what it holds."
     try: pack = sample(sets_dir, n=n, seed=seed, corpus_folder=corpus_folder, out=out, prefix=prefix)
     except QuestionError as ex: print(f'ERROR: {ex}', file=sys.stderr); return 2
@@ -727,7 +763,10 @@ def cmd_sample(sets_dir, n: int = 10, seed: int = 0, corpus_folder=None, out=Non
     print(f'wrote {len(pack)} seeds to {pack.path}' + ('' if len(pack) == n else f' (only {len(pack)} unused passages left)'))
     return 0
 
-def cmd_split(sets_dir, seed: int = 0, adopt: bool = False) -> int:
+def cmd_split(sets_dir,            # the question sets folder
+              seed: int = 0,       # seed of the order within each stratum
+              adopt: bool = False  # record the labels of questions split elsewhere (no recorded assignment yet)
+             ) -> int:
     "Split the unsplit questions into dev and test and print the balance per suite × tier; 2 for a malformed file, 1 when refused."
     try: got = split(sets_dir, seed=seed, adopt=adopt); qs = load_questions(sets_dir)
     except QuestionError as ex: print(f'ERROR: {ex}', file=sys.stderr); return 2

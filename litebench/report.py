@@ -31,7 +31,15 @@ def _stat(v, n_boot, seed, min_n) -> dict:
     m, lo, hi = bootstrap_ci(v, n_boot=n_boot, seed=seed)
     return dict(mean=m, lo=lo, hi=hi)
 
-def cells(df, by: str = 'system', group=('suite',), metrics=METRICS, pool: bool = True, n_boot: int = 2000, seed: int = 0, min_n: int = 20) -> list:
+def cells(df,                  # a run's rows as a `frame`
+          by: str = 'system',  # the column naming a system
+          group=('suite',),    # the columns to group by
+          metrics=METRICS,     # the metrics to summarise
+          pool: bool = True,   # also summarise over all suites pooled
+          n_boot: int = 2000,  # bootstrap resamples
+          seed: int = 0,       # bootstrap seed
+          min_n: int = 20      # smaller cells are marked diagnostic
+         ) -> list:
     "Per system × group (and × all suites), n and each metric's mean and interval."
     ok, out = _ok(df), []
     if ok.empty: return out
@@ -48,7 +56,14 @@ def cells(df, by: str = 'system', group=('suite',), metrics=METRICS, pool: bool 
     return out
 
 # %% ../nbs/14_report.ipynb #7b0a0011
-def paired(a: pd.DataFrame, b: pd.DataFrame, primary: str, binary: str, n_boot: int = 2000, seed: int = 0, min_n: int = 20) -> dict | None:
+def paired(a: pd.DataFrame,     # system a's rows
+           b: pd.DataFrame,     # system b's rows
+           primary: str,        # the metric compared (Δ, verdict)
+           binary: str,         # the binary metric McNemar tests
+           n_boot: int = 2000,  # bootstrap resamples
+           seed: int = 0,       # bootstrap seed
+           min_n: int = 20      # fewer shared questions: only diagnostic
+          ) -> dict | None:
     "One paired comparison of two systems' rows (b − a), matched by question id; None when they share no question."
     a, b = a.set_index('qid'), b.set_index('qid')
     q = sorted(set(a.index) & set(b.index))
@@ -65,7 +80,8 @@ def families(df,                    # a run's rows as a `frame`
              primary: str = 'mrr10', # the metric compared
              binary: str = 'hit1',  # the binary metric McNemar tests
              pool: bool = True,     # compare over all suites pooled
-             **kwargs) -> list:
+             **kwargs               # `paired`'s options: n_boot, seed, min_n
+            ) -> list:  # one dict per comparison
     "Every comparison of every family {name: [(a, b), …]}, per group (over all suites when `pool`), with Holm-adjusted p over each family."
     ok, out = _ok(df), []
     views = [ok.assign(suite='all')] if pool and 'suite' in group else [ok]
@@ -81,7 +97,9 @@ def families(df,                    # a run's rows as a `frame`
     return out
 
 # %% ../nbs/14_report.ipynb #7b0a0013
-def latency(df, by: str = 'system') -> list:
+def latency(df,                 # a run's rows as a `frame`
+            by: str = 'system'  # the column naming a system
+           ) -> list:
     "Per system: warm calls' p50/p95/p99 in ms (the first call of each system is counted as cold and left out)."
     ok = df[df['error'].isna()] if 'error' in df else df
     out = []
@@ -90,14 +108,20 @@ def latency(df, by: str = 'system') -> list:
         out.append(dict(system=s, warm=len(ms), **{f'p{p}': (float(np.percentile(ms, p)) if len(ms) else None) for p in (50, 95, 99)}))
     return out
 
-def abstentions(df, by: str = 'system') -> list:
+def abstentions(df,                 # a run's rows as a `frame`
+                by: str = 'system'  # the column naming a system
+               ) -> list:
     "Per system with answerable and unanswerable questions: the best top-score threshold (diagnostic) and the never-abstain accuracy."
     ok = df[df['error'].isna()] if 'error' in df else df
     if 'answerable' not in ok or ok['answerable'].all() or not ok['answerable'].any(): return []
     top = lambda g: [None if pd.isna(x) else float(x) for x in g.get('top_score', pd.Series([None] * len(g)))]
     return [dict(system=s, **best_threshold(top(g[g['answerable'].astype(bool)]), top(g[~g['answerable'].astype(bool)]))) for s, g in ok.groupby(by, sort=False)]
 
-def shapleys(df, factors: dict, primary: str, by: str = 'system') -> dict | None:
+def shapleys(df,                 # a run's rows as a `frame`
+             factors: dict,      # {system: its factors}
+             primary: str,       # the metric whose mean is the value
+             by: str = 'system'  # the column naming a system
+            ) -> dict | None:
     "Shapley value of each factor for the value 'mean primary metric', when every subset of the factors ran; {system: factors} given."
     names = sorted({f for fs in factors.values() for f in fs})
     means = _ok(df).groupby(by)[primary].mean().to_dict() if len(_ok(df)) else {}
@@ -115,7 +139,10 @@ def summarize(rows,                  # a run's rows
               factors: dict | None = None, # {system: factors} for Shapley values
               show=None,             # [(title, metrics)] tables the report shows
               pool: bool = True,     # also summarise and compare over all suites pooled
-              n_boot: int = 2000, seed: int = 0, min_n: int = 20) -> dict:
+              n_boot: int = 2000,    # bootstrap resamples
+              seed: int = 0,         # bootstrap seed
+              min_n: int = 20        # fewer questions than this: only diagnostic
+             ) -> dict:
     "Every table of a run's report, from its rows."
     df, o = frame(rows), dict(n_boot=n_boot, seed=seed, min_n=min_n)
     return dict(by=by, group=list(group), primary=primary, binary=binary, min_n=min_n, show=show or [('Results', [primary, binary, 'hit5', 'ndcg10', 'recall10'])],
@@ -133,7 +160,9 @@ def summary_of(r: dict) -> dict | None:
 def _ci(c) -> str: return f"{c['mean']:.3f} [{c['lo']:.3f}, {c['hi']:.3f}]" if isinstance(c, dict) else '—'
 def _name(m: str) -> str: return f'{m} ({IR_MEASURES[m]})' if m in IR_MEASURES else m
 
-def tables(run, numeric: bool = False) -> dict:
+def tables(run,                   # the run folder
+           numeric: bool = False  # numbers (mean, lo, hi columns) instead of formatted text
+          ) -> dict:
     "The report's tables: one per shown metric set, then 'families' (paired comparisons), 'latency', 'abstention'."
     s = summary_of(read_run(run)) or {}
     keys = [s['by'], *s['group']]
@@ -196,7 +225,9 @@ def _write(run: Path, lines) -> str:
     (run / 'report.md').write_text(text, encoding='utf-8')
     return text
 
-def header(r: dict, name: str) -> list:
+def header(r: dict,   # the run, as `read_run` returns it
+           name: str  # the run's name
+          ) -> list:
     "The report's opening lines: what ran, its status (partial, killed, failed and why), git, encoder, questions, systems, test openings."
     meta, p = r['run'], r['run'].get('params', {})
     line = (f"Status **{meta['status']}**{' (' + str(meta['error']) + ')' if meta.get('error') else ''}"
@@ -234,7 +265,11 @@ def _top1(row) -> str:
     it = (row.get('items') or [None])[0]
     return '(nothing)' if it is None else ' › '.join([it['file'], *it['path']]) + (f" p{it['pages'][0]}" if it.get('pages') else '')
 
-def changes(rows_a, rows_b, by: str = 'system', metric: str = 'hit1') -> pd.DataFrame:
+def changes(rows_a,               # run a's rows
+            rows_b,               # run b's rows
+            by: str = 'system',   # the key naming a system
+            metric: str = 'hit1'  # the binary metric compared
+           ) -> pd.DataFrame:
     "Per shared system and question: those whose `metric` went from 1 to 0 (lost) or 0 to 1 (gained), with each side's rank-1 item."
     A = {(r[by], r['qid']): r for r in rows_a if 'metrics' in r}; B = {(r[by], r['qid']): r for r in rows_b if 'metrics' in r}
     out = []
@@ -243,7 +278,10 @@ def changes(rows_a, rows_b, by: str = 'system', metric: str = 'hit1') -> pd.Data
         if a != b: out.append(dict(system=key[0], qid=key[1], change='lost' if a > b else 'gained', question=A[key].get('question', ''), a_top=_top1(A[key]), b_top=_top1(B[key])))
     return pd.DataFrame(out, columns=['system', 'qid', 'change', 'question', 'a_top', 'b_top'])
 
-def compare_runs(run_a, run_b, allow_partial: bool = False) -> str:
+def compare_runs(run_a,                       # run a's folder (the baseline)
+                 run_b,                       # run b's folder, compared with a
+                 allow_partial: bool = False  # compare runs that did not finish
+                ) -> str:
     "Markdown: the paired Δ per shared system (b − a), then every question that lost or gained its first hit, with what took rank 1."
     ra, rb = read_run(run_a), read_run(run_b)
     for name, r in ((run_a, ra), (run_b, rb)):

@@ -31,12 +31,21 @@ class Settings(NamedTuple):
 DEFAULTS = Settings()
 
 # %% ../nbs/13_runner.ipynb #7a0a0010
-def item_row(it: Item, rank: int, gold, doc) -> dict:
+def item_row(it: Item,   # the returned `Item`
+             rank: int,  # its rank, from 1
+             gold,       # ids of the golds it satisfies
+             doc         # ids of the golds whose file it comes from
+            ) -> dict:
     "What a row keeps of one returned item."
     return dict(rank=rank, file=it.file, pages=list(it.pages) if it.pages else None, path=list(it.path), units=[list(u) for u in it.units],
                 score=it.score, legs=it.legs, hash=text_hash(it.text), snippet=' '.join(it.text.split())[:160], gold=sorted(gold), doc=sorted(doc))
 
-def ask(q: Question, name: str, system, k: int = 10, locate=None) -> dict:
+def ask(q: Question,  # the `Question`
+        name: str,    # the system's name
+        system,       # the system: text → items
+        k: int = 10,  # items judged
+        locate=None   # fills in where each item lies in the corpus (e.g. `Locator.locate`); None: items as returned
+       ) -> dict:
     "One question asked of one system: its row."
     row = dict(qid=q.id, system=name, **getattr(system, 'tags', {}), suite=q.suite, tier=q.tier, split=q.split,
                answerable=q.answerable, author=(q.provenance or {}).get('author'), question=q.text[:300])
@@ -52,7 +61,10 @@ def ask(q: Question, name: str, system, k: int = 10, locate=None) -> dict:
     return row
 
 # %% ../nbs/13_runner.ipynb #7a0a0013
-def sealed(questions, unseal_test: bool = False, folder=None):
+def sealed(questions,                  # the `Question`s of the run
+           unseal_test: bool = False,  # allow test questions
+           folder=None                 # the question files' folder, whose recorded assignment is checked; None: not checked
+          ):
     "Refuse test questions unless unsealed, and split labels that disagree with the recorded assignment."
     from litebench.questions import SealError, check_assignment
     if folder is not None: check_assignment(questions, folder)
@@ -61,7 +73,9 @@ def sealed(questions, unseal_test: bool = False, folder=None):
     return sum(q.split == 'test' for q in questions)
 
 # %% ../nbs/13_runner.ipynb #7a0a0016
-def gold_errors(questions, files) -> dict:
+def gold_errors(questions,  # the `Question`s
+                files       # paths of the corpus files
+               ) -> dict:
     "{question id: message} for each question whose gold does not point into the corpus `files` (paths)."
     from litebench.questions import gold_problems
     by = {p.name: p for p in files}; out = {}
@@ -112,7 +126,8 @@ def run_questions(questions,                 # the `Question`s to ask
                   unseal_test: bool = False, # allow questions of the test split (recorded in the ledger)
                   folder=None,               # the question files' folder, whose recorded split assignment is checked
                   summary: dict | None = None, # options of `report.summarize` (group, families, primary, …)
-                  progress: bool = False):
+                  progress: bool = False     # a progress bar over the questions
+                 ):
     "Ask every question of every system; rows, summary and status in a new run folder, which is returned."
     from litebench import report, questions as Q
     if not questions: raise ValueError('no questions to ask')

@@ -32,7 +32,11 @@ def _dump(path: Path, obj):
     tmp = path.with_suffix(path.suffix + '.tmp')
     tmp.write_text(json.dumps(obj, indent=1, sort_keys=True, default=str) + '\n'); tmp.replace(path)
 
-def new_run(kind: str, params: dict, root=None, files=()) -> Path:
+def new_run(kind: str,     # the run's kind, in its folder name
+            params: dict,  # what defines the run
+            root=None,     # runs folder; None: data/runs
+            files=()       # the corpus files, recorded by checksum
+           ) -> Path:
     "Create a new run folder under `root` (default `data/runs`) and write its `run.json`."
     root = Path(root) if root else data_dir('runs')
     root.mkdir(parents=True, exist_ok=True)
@@ -55,7 +59,11 @@ class Rows:
     def __enter__(self): return self
     def __exit__(self, *a): self.close()
 
-def finish_run(run: Path, summary: dict | None = None, error: str | None = None, **extra):
+def finish_run(run: Path,                    # the run folder
+               summary: dict | None = None,  # the run's summary, written to summary.json; None: none
+               error: str | None = None,     # why the run failed; None: it is done
+               **extra                       # more fields for run.json
+              ):
     "Record the summary (if any) and the run's final status: done, or failed with the reason."
     run = Path(run); meta = json.loads((run / 'run.json').read_text())
     meta.update(extra, status='failed' if error else 'done', error=error, finished=datetime.now(timezone.utc).isoformat())
@@ -106,7 +114,9 @@ def read_run(run) -> dict:
 # %% ../nbs/10a_runs.ipynb #5a7e0006
 def _tup(v): return tuple(v) if isinstance(v, list) else v
 
-def write_questions(run, questions) -> Path:
+def write_questions(run,       # the run folder
+                    questions  # the `Question`s asked
+                   ) -> Path:
     "Write the run's questions, gold included, to `questions.jsonl`."
     p = Path(run) / 'questions.jsonl'
     p.write_text(''.join(json.dumps(q._asdict() | {'gold': [g._asdict() for g in q.gold]}, ensure_ascii=False, default=str) + '\n' for q in questions), encoding='utf-8')

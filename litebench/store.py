@@ -20,7 +20,9 @@ __all__ = ['TOKENIZE', 'MODES', 'check_weights', 'rrf', 'valid_text', 'fts_token
 # %% ../nbs/06_store.ipynb #9889a8b5
 def _real(x) -> bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
 
-def check_weights(weights, n: int) -> list:
+def check_weights(weights,  # the weights given
+                  n: int    # how many there must be (one per ranking)
+                 ) -> list:
     "`weights` as `n` floats, or a ValueError unless they are `n` finite, non-negative numbers."
     try: ws = list(weights)
     except TypeError: raise ValueError(f'weights must be a list of {n} numbers, got {weights!r}') from None
@@ -28,7 +30,10 @@ def check_weights(weights, n: int) -> list:
     if not all(_real(w) and w >= 0 for w in ws): raise ValueError(f'weights must be finite and non-negative, got {weights!r}')
     return [float(w) for w in ws]
 
-def rrf(rankings, k: float = 60, weights=None) -> list:
+def rrf(rankings,       # lists of ids, best first
+        k: float = 60,  # RRF's k
+        weights=None    # one per ranking; None: all 1
+       ) -> list:
     "Fuse rankings (lists of ids, best first) into [(id, score)], best first."
     weights = [1.0] * len(rankings) if weights is None else check_weights(weights, len(rankings))
     if not (_real(k) and k >= 0): raise ValueError(f'k must be a finite number >= 0, got {k!r}')
@@ -70,12 +75,19 @@ def fts_terms(q: str) -> list:
     return list(dict.fromkeys(fts_tokens(q or '')))
 
 # %% ../nbs/06_store.ipynb #f9e418ac
-def query_terms(q: str, drop=frozenset(), max_terms: int = 32) -> list:
+def query_terms(q: str,              # the user's text
+                drop=frozenset(),    # terms to leave out
+                max_terms: int = 32  # most terms kept
+               ) -> list:
     "The query's searchable terms, without those in `drop` (unless that drops them all), at most `max_terms`."
     ts = fts_terms(q)
     return ([t for t in ts if t not in drop] or ts)[:max_terms]
 
-def fts_query(q: str, mode: str = 'any', drop=frozenset(), max_terms: int = 32) -> str | None:
+def fts_query(q: str,              # the user's text
+              mode: str = 'any',   # 'any' term (prefix match) or 'all' terms
+              drop=frozenset(),    # terms to leave out
+              max_terms: int = 32  # most terms kept
+             ) -> str | None:
     "A safe FTS5 query for the user's text `q`; None when it has no searchable term."
     if mode not in ('any', 'all'): raise ValueError(f"keyword mode must be 'any' or 'all', got {mode!r}")
     ts = query_terms(q, drop, max_terms)
@@ -200,7 +212,11 @@ def _write(self: FlatStore, have: dict, gone: list, todo: list, vecs: dict):
     self.db.executemany('INSERT INTO fts(rowid, text, ctx) VALUES (?,?,?)', [(ids[r[0]], r[7], r[10]) for r in rows])
 
 @patch
-def sync(self: FlatStore, chunks, ctxs=None, scope=None, also=None) -> SyncReport:
+def sync(self: FlatStore, chunks,  # every `Chunk` the store (or `scope`) should hold
+         ctxs=None,                # each chunk's context (e.g. its heading path); None: none
+         scope=None,               # only these documents are replaced; None: the whole store
+         also=None                 # a function of the db, run in the same transaction
+        ) -> SyncReport:
     "Make the store hold exactly `chunks` (within the documents in `scope`, if given); embed only what changed. `also(db)` runs inside the same transaction."
     if self.readonly: raise StoreError(f'{self.path}: opened read-only')
     chunks = list(chunks); ctxs = [''] * len(chunks) if ctxs is None else list(ctxs)
@@ -285,7 +301,12 @@ def _hnsw(self: FlatStore, which: str, M: np.ndarray, version: str | None = None
     return idx
 
 # %% ../nbs/06_store.ipynb #210a1832
-def common_terms(q: str, df: dict, n: int, max_df: float = 0.2, min_terms: int = 3) -> set:
+def common_terms(q: str,               # the user's text
+                 df: dict,             # {term: chunks it is in}
+                 n: int,               # how many chunks
+                 max_df: float = 0.2,  # a term in more than this share of chunks is common
+                 min_terms: int = 3    # the rarest terms kept however common
+                ) -> set:
     "The query's terms to drop in 'any' mode: those in more than `max_df` of `n` chunks, sparing the `min_terms` rarest."
     ts = fts_terms(q)
     common = {t for t in ts if df.get(t, 0) > max_df * max(n, 1)}
@@ -362,7 +383,10 @@ class Postings:
 
 # %% ../nbs/06_store.ipynb #67091802
 @patch
-def tf(self: Postings, term: str, prefix: bool, with_ctx: bool) -> np.ndarray:
+def tf(self: Postings, term: str,  # the term
+       prefix: bool,               # count every term it begins
+       with_ctx: bool              # count the context column too
+      ) -> np.ndarray:
     "Per-row count of `term` (every term it begins, with `prefix`), in `text` or in both columns."
     lo = bisect_left(self.vocab, term)
     hi = bisect_left(self.vocab, term + '\U0010ffff') if prefix else lo + (lo < len(self.vocab) and self.vocab[lo] == term)
@@ -371,7 +395,10 @@ def tf(self: Postings, term: str, prefix: bool, with_ctx: bool) -> np.ndarray:
     return np.bincount(self.idx[a:b], weights=w, minlength=self.n)
 
 @patch
-def bm25(self: Postings, terms, kw: str, with_ctx: bool) -> np.ndarray:
+def bm25(self: Postings, terms,  # the query's terms
+         kw: str,                # 'any' term (prefix match) or 'all' terms
+         with_ctx: bool          # count the context column too
+        ) -> np.ndarray:
     "FTS5's bm25 of every row (positive, higher is better); rows that do not match get -inf."
     score, hits = np.zeros(self.n), np.zeros(self.n, np.int64)
     for t in terms:
@@ -384,7 +411,9 @@ def bm25(self: Postings, terms, kw: str, with_ctx: bool) -> np.ndarray:
 # %% ../nbs/06_store.ipynb #2e5a0f11
 MODES = ('keyword', 'vector', 'hybrid')
 
-def positive_int(name: str, x) -> int:
+def positive_int(name: str,  # the argument's name, for the error
+                 x           # its value
+                ) -> int:
     "`x` as an int, or a ValueError naming the argument `name` unless it is an integer >= 1."
     if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 1: raise ValueError(f'{name} must be an integer >= 1, got {x!r}')
     return int(x)
@@ -424,7 +453,7 @@ def _qvec(self: FlatStore, q: str, qvec, m: Snapshot) -> np.ndarray:
 
 # %% ../nbs/06_store.ipynb #015d50a7
 @patch
-def search(self: FlatStore, q: str,
+def search(self: FlatStore, q: str,   # the user's text
            mode: str = 'hybrid',      # 'keyword', 'vector' or 'hybrid'
            kw: str = 'any',           # keyword mode: 'any' term (prefix, bm25) or 'all' terms
            with_ctx: bool = True,     # embed-side context: search the vectors of context + text
@@ -439,7 +468,8 @@ def search(self: FlatStore, q: str,
            min_terms: int = 3,        # …but keeps at least this many of the query's rarest terms
            engine: str = 'memory',    # keyword ranking: 'memory' (numpy bm25 over the FTS5 postings) or 'fts5' (SQLite's bm25)
            qvec=None,                 # the query's vector, when already computed
-           mem: Snapshot | None = None) -> list:  # the snapshot to search (from `reading`); None: the current version
+           mem: Snapshot | None = None  # the snapshot to search (from `reading`); None: the current version
+          ) -> list:
     "Search the store; a list of `Hit`s, best first."
     q, docs = _search_args(q, mode, kw, engine, limit, depth, k, weights, docs, pages, max_df, min_terms)
     with self.reading(mem) as m:                   # one version of the store for the whole call

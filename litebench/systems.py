@@ -21,7 +21,9 @@ def _pages(p, where: str):
     if isinstance(p, (list, tuple)) and len(p) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in p) and 1 <= p[0] <= p[1]: return tuple(p)
     raise ValueError(f'{where}: pages must be a page number or (first, last) with 1 <= first <= last, got {p!r}')
 
-def as_item(x, where: str = 'item') -> Item:
+def as_item(x,                   # an `Item`, a dict or a tuple
+            where: str = 'item'  # named in the error
+           ) -> Item:
     "An `Item` from an `Item`, a dict (file, pages, heading/path, text, score, legs) or a tuple in `Item` order."
     if isinstance(x, dict):
         if bad := set(x) - {'file', 'doc', 'pages', 'heading', 'path', 'text', 'score', 'legs'}: raise ValueError(f'{where}: unknown keys {sorted(bad)}')
@@ -33,7 +35,9 @@ def as_item(x, where: str = 'item') -> Item:
     score = float(x.score) if x.score is not None else 0.0
     return x._replace(pages=_pages(x.pages, where), path=path, text=x.text or '', score=score)
 
-def as_items(result, name: str = 'system') -> list:
+def as_items(result,               # the system's result
+             name: str = 'system'  # the system's name, for errors
+            ) -> list:
     "The `Item`s of a system's result, best first; a result that is not a list is an error naming the system."
     if result is None or isinstance(result, (str, bytes, dict)): raise ValueError(f'system {name!r} must return a list of items, got {type(result).__name__}')
     return [as_item(x, f'system {name!r}, rank {i}') for i, x in enumerate(result, 1)]
@@ -161,7 +165,10 @@ def _secs(stack: Stack, secs) -> list:
 # %% ../nbs/12_systems.ipynb #5e0a0018
 DOC_SYSTEMS = ('flat-page', 'flat-fine', 'tree', 'sections', 'tree-no-heading', 'tree-no-spans', 'sections-sum', 'sections-mean')
 
-def doc_system(stack: Stack, name: str, kw: str = 'any') -> Builtin:
+def doc_system(stack: Stack,    # the built `Stack`
+               name: str,       # one of `DOC_SYSTEMS`
+               kw: str = 'any'  # keyword mode: 'any' or 'all'
+              ) -> Builtin:
     "The doc eval's system `name` with keyword mode `kw` ('any' or 'all')."
     if name not in DOC_SYSTEMS: raise ValueError(f'unknown system {name!r}: built-in systems are {", ".join(DOC_SYSTEMS)}')
     o = dict(kw=kw, limit=stack.limit, depth=stack.depth)
@@ -177,7 +184,9 @@ def doc_system(stack: Stack, name: str, kw: str = 'any') -> Builtin:
     return Builtin(stack, run, 'pages' if name == 'flat-page' else 'nodes' if name.startswith('sections') else 'chunks', kw=kw, base=name)
 
 # %% ../nbs/12_systems.ipynb #5e0a0020
-def config_system(stack: Stack, cfg: Config) -> Builtin:
+def config_system(stack: Stack,  # the built `Stack`
+                  cfg: Config    # the bench `Config`
+                 ) -> Builtin:
     "The bench configuration `cfg` as a system."
     f = cfg.factors
     o = dict(mode='hybrid' if {'keyword', 'vector'} <= f else 'keyword' if 'keyword' in f else 'vector',

@@ -33,7 +33,9 @@ def heading_kind(title: str) -> str:
     return w[0] if w and w[0] in KINDS else ''
 
 # %% ../nbs/04_tree.ipynb #87238f74
-def struct_levels(kinds, top: int = 1) -> dict:
+def struct_levels(kinds,        # the structural kinds the document uses
+                  top: int = 1  # the level of the highest kind
+                 ) -> dict:
     "The document's ladder: each structural kind it uses mapped to its level, in canonical order from `top`."
     ranks = sorted({RANK[k] for k in kinds if k in RANK})
     return {k: top + ranks.index(RANK[k]) for k in KINDS if k in kinds}
@@ -88,7 +90,9 @@ def _outline_heading(lines, by_page, it, cur):
         if found is not None or k <= 1: break
     return found
 
-def locate_outline(pages, lines=None) -> tuple:
+def locate_outline(pages,      # a document's `Pages` (with its outline)
+                   lines=None  # its lines; None: `doc_lines(pages)`
+                  ) -> tuple:
     "Headings for the outline's entries, located in the text; and how many could not be located."
     lines = lines if lines is not None else doc_lines(pages)
     by_page = {}
@@ -111,7 +115,10 @@ def _name_line(l) -> bool:
     t = l.text
     return len(t) <= 100 and not _struct.match(t) and (l.bold or t.upper() == t) and any(c.isalpha() for c in t)
 
-def word_headings(pages, lines=None, top: int = 1) -> list:
+def word_headings(pages,        # a document's `Page`s
+                  lines=None,   # the lines to look at; None: `doc_lines(pages)`
+                  top: int = 1  # the level of the highest kind
+                 ) -> list:
     "Headings from structural-word lines, levelled by the document's ladder."
     lines = lines if lines is not None else doc_lines(pages)
     found = []
@@ -135,7 +142,10 @@ def _numbered_at(lines, i):
     if nxt and 2 < len(nxt.text) <= 80 and nxt.text[0].isupper() and not nxt.text.endswith('.'): return m.group(1), f'{lines[i].text} {nxt.text}', nxt.end
     return None
 
-def numbered_headings(pages, lines=None, bold_only: bool = False) -> list:
+def numbered_headings(pages,                   # a document's `Page`s
+                      lines=None,              # the lines to look at; None: `doc_lines(pages)`
+                      bold_only: bool = False  # only bold lines
+                     ) -> list:
     "Headings from numbered lines: `3.2` + name, or `3.2 Name`; level is the number's depth."
     lines = lines if lines is not None else doc_lines(pages)
     out = []
@@ -145,7 +155,9 @@ def numbered_headings(pages, lines=None, bold_only: bool = False) -> list:
         if r: out.append(Heading(r[0].count('.') + 1, '', r[1], l.start, r[2]))
     return out
 
-def bold_headings(pages, lines=None) -> list:
+def bold_headings(pages,      # a document's `Page`s
+                  lines=None  # its lines; None: `doc_lines(pages)`
+                 ) -> list:
     "Headings from bold lines: structural words levelled by the ladder, else section numbers by depth."
     lines = lines if lines is not None else doc_lines(pages)
     bold = [l for l in lines if l.bold]
@@ -153,7 +165,9 @@ def bold_headings(pages, lines=None) -> list:
     return ws or numbered_headings(pages, lines, bold_only=True)
 
 # %% ../nbs/04_tree.ipynb #7ba1d43b
-def page_headings(pages, window: int = 5) -> list:
+def page_headings(pages,           # a document's `Page`s
+                  window: int = 5  # pages per heading
+                 ) -> list:
     "One heading per window of `window` pages: the last resort."
     st = page_starts(pages)
     return [Heading(1, '', f'pages {pages[i].page}–{pages[min(i + window, len(pages)) - 1].page}', st[i], st[i]) for i in range(0, len(pages), window)]
@@ -175,12 +189,18 @@ def _detect(pages, lines, min_headings: int = 3) -> tuple:
         if len(hs) >= min_headings: return m, hs
     return 'pages', page_headings(pages)
 
-def detect_mode(pages, lines=None, min_headings: int = 3) -> str:
+def detect_mode(pages,                 # a document's `Pages`
+                lines=None,            # its lines; None: `doc_lines(pages)`
+                min_headings: int = 3  # fewest headings a mode must find
+               ) -> str:
     "The most trusted mode that finds at least `min_headings` headings in this document."
     return _detect(pages, lines if lines is not None else doc_lines(pages), min_headings)[0]
 
 # %% ../nbs/04_tree.ipynb #ba52bbd1
-def headings(pages, mode: str | None = None, lines=None) -> list:
+def headings(pages,                    # a document's `Pages`
+             mode: str | None = None,  # one of `MODES`; None: detect
+             lines=None                # its lines; None: `doc_lines(pages)`
+            ) -> list:
     "The document's headings in the given mode (detected when None), in text order."
     lines = lines if lines is not None else doc_lines(pages)
     if mode is None: _, hs = _detect(pages, lines)     # detection already found them: no second pass
@@ -191,7 +211,10 @@ def headings(pages, mode: str | None = None, lines=None) -> list:
     return sorted(hs, key=lambda h: h.start)
 
 # %% ../nbs/04_tree.ipynb #23ea60d0
-def build_tree(pages, mode: str | None = None, hs=None) -> list:
+def build_tree(pages,                    # a document's `Pages`
+               mode: str | None = None,  # one of `MODES`; None: detect
+               hs=None                   # its headings, if already found
+              ) -> list:
     "The document's `Node`s, in text order, from its headings (detected when not given)."
     hs = hs if hs is not None else headings(pages, mode)
     text_len, starts, nums, doc = len(doc_text(pages)), page_starts(pages), [p.page for p in pages], pages[0].doc
@@ -208,12 +231,17 @@ def build_tree(pages, mode: str | None = None, hs=None) -> list:
 # %% ../nbs/04_tree.ipynb #adb7af5b
 _marker = re.compile(r'^(b|[a-z]\d+)$')
 
-def only_heading(text: str, titles) -> bool:
+def only_heading(text: str,  # a stretch of text
+                 titles      # heading titles
+                ) -> bool:
     "True when `text` holds nothing but the words of `titles` (and amendment markers)."
     tw = {w for t in titles for w in words(t)}
     return all(w in tw or _marker.match(w) for w in words(text))
 
-def node_chunks(pages, nodes, size: int = 1200) -> list:
+def node_chunks(pages,            # a document's `Page`s
+                nodes,            # its tree, from `build_tree`
+                size: int = 1200  # longest chunk, in chars (about)
+               ) -> list:
     "The tree's chunks: each node's own text, split to at most about `size` chars, heading kept with its text."
     text, out, held, titles = doc_text(pages), [], None, []
     bounds = [n.span[0] for n in nodes] + [len(text)]

@@ -22,7 +22,9 @@ CREATE TABLE IF NOT EXISTS docs(doc TEXT PRIMARY KEY, title TEXT, mode TEXT, tex
 CREATE TABLE IF NOT EXISTS nodes(id TEXT PRIMARY KEY, doc TEXT, ord INT, parent TEXT, level INT, kind TEXT, title TEXT, path TEXT, p0 INT, p1 INT, s0 INT, s1 INT);
 '''
 
-def heading_context(path, title: str = '') -> str:
+def heading_context(path,            # the chunk's heading path
+                    title: str = ''  # the document's title; '': none
+                   ) -> str:
     "The context a chunk is indexed with: the document's title, then its heading path."
     return ' › '.join(([title] if title else []) + list(path))
 
@@ -34,10 +36,11 @@ class TreeStore(FlatStore):
 
 # %% ../nbs/07_treestore.ipynb #4e93b9b6
 @patch
-def add_doc(self: TreeStore, pages,
+def add_doc(self: TreeStore, pages,   # the document's `Pages`
             title: str = '',          # the document's title, put in front of every heading path (default: none)
             tree_mode: str | None = None,  # how the tree is found (see `tree.detect_mode`); None: detect
-            size: int = 1200) -> SyncReport:  # chunk size in characters
+            size: int = 1200          # chunk size in characters
+           ) -> SyncReport:
     "Add (or update) one document: its tree, its node chunks with heading paths, its text."
     if not len(pages): raise StoreError(f'{self.path}: a document with no pages cannot be added')
     doc, nodes = pages[0].doc, build_tree(pages, tree_mode)
@@ -80,12 +83,13 @@ def _span(group: list, m: TreeSnapshot) -> Hit:
 
 @patch
 @delegates(FlatStore.search, but=['limit', 'with_ctx', 'kw_ctx'])
-def doc_search(self: TreeStore, q: str,
+def doc_search(self: TreeStore, q: str,       # the user's text
                spans: bool = True,            # merge neighbouring hits of one node into spans
                limit: int = 10,               # hits (or spans) returned
                with_heading: bool = True,     # vectors of heading path + text
                heading_kw: bool | None = None,  # keyword index sees the heading path too (None: as `with_heading`)
-               **kwargs) -> list:             # `FlatStore.search`'s arguments: mode, kw, k, weights, depth, docs, pages, max_df, qvec, mem
+               **kwargs                       # `FlatStore.search`'s arguments: mode, kw, k, weights, depth, docs, pages, max_df, qvec, mem
+              ) -> list:  # `Hit`s (or merged spans), best first
     "Search the tree's chunks: `Hit`s with their node, best first, optionally merged into spans."
     positive_int('limit', limit)
     with self.reading(kwargs.pop('mem', None)) as m:      # one version for the whole call
@@ -117,7 +121,7 @@ def _up(nodes: dict, nid, kind):
 # %% ../nbs/07_treestore.ipynb #ac239e8c
 @patch
 @delegates(FlatStore.search, but=['limit', 'depth', 'with_ctx', 'kw_ctx'])
-def sections(self: TreeStore, q: str,
+def sections(self: TreeStore, q: str,  # the user's text
              score: str = 'max',    # how a node's hits make its score: 'max', 'mean' or 'sum'
              per: int = 3,          # snippets kept per section
              kind: str | None = None,  # roll up to the nearest ancestor of this kind (e.g. 'article'); None: the chunk's own node
@@ -125,7 +129,8 @@ def sections(self: TreeStore, q: str,
              depth: int = 50,       # chunk hits rolled up
              with_heading: bool = True,       # vectors of heading path + text
              heading_kw: bool | None = None,  # keyword index sees the heading path too (None: as `with_heading`)
-             **kwargs) -> list:               # `FlatStore.search`'s arguments: mode, kw, k, weights, docs, pages, max_df, qvec, mem
+             **kwargs               # `FlatStore.search`'s arguments: mode, kw, k, weights, docs, pages, max_df, qvec, mem
+            ) -> list:  # `Section`s, best first
     "Rank whole nodes by the chunk hits that fall in them."
     if score not in ('max', 'mean', 'sum'): raise ValueError(f"score must be 'max', 'mean' or 'sum', got {score!r}")
     positive_int('limit', limit); positive_int('per', per); positive_int('depth', depth)
@@ -149,7 +154,9 @@ def toc(self: TreeStore, doc: str) -> list:
     return ns
 
 @patch
-def breadcrumb(self: TreeStore, node_id: str, mem: TreeSnapshot | None = None) -> list:
+def breadcrumb(self: TreeStore, node_id: str,   # the node's id
+               mem: TreeSnapshot | None = None  # the snapshot to read (from `reading`); None: the current version
+              ) -> list:
     "The node and its ancestors, top first."
     nodes, out = (mem or self.mem).nodes, []
     if node_id not in nodes: raise StoreError(f'{self.path}: no node {node_id!r}')
