@@ -21,9 +21,13 @@ def frame(rows) -> pd.DataFrame:
     "One line per row: its fields and its metrics; items left out."
     return pd.DataFrame([{**{k: v for k, v in r.items() if k not in ('items', 'metrics')}, **r.get('metrics', {})} for r in rows])
 
+def _clean(df: pd.DataFrame) -> pd.DataFrame:
+    "Rows without an error."
+    return df[df['error'].isna()] if 'error' in df else df
+
 def _ok(df: pd.DataFrame) -> pd.DataFrame:
     "Answerable rows without an error."
-    ok = df[df['error'].isna()] if 'error' in df else df
+    ok = _clean(df)
     return ok[ok['answerable'].astype(bool)] if 'answerable' in ok else ok
 
 # %% ../nbs/14_report.ipynb #7b0a0009
@@ -101,7 +105,7 @@ def latency(df,                 # a run's rows as a `frame`
             by: str = 'system'  # the column naming a system
            ) -> list:
     "Per system: warm calls' p50/p95/p99 in ms (the first call of each system is counted as cold and left out)."
-    ok = df[df['error'].isna()] if 'error' in df else df
+    ok = _clean(df)
     out = []
     for s, g in ok.groupby(by, sort=False):
         ms = g['ms'].to_numpy(float)[1:] if 'ms' in g else np.array([])
@@ -112,7 +116,7 @@ def abstentions(df,                 # a run's rows as a `frame`
                 by: str = 'system'  # the column naming a system
                ) -> list:
     "Per system with answerable and unanswerable questions: the best top-score threshold (diagnostic) and the never-abstain accuracy."
-    ok = df[df['error'].isna()] if 'error' in df else df
+    ok = _clean(df)
     if 'answerable' not in ok or ok['answerable'].all() or not ok['answerable'].any(): return []
     top = lambda g: [None if pd.isna(x) else float(x) for x in g.get('top_score', pd.Series([None] * len(g)))]
     return [dict(system=s, **best_threshold(top(g[g['answerable'].astype(bool)]), top(g[~g['answerable'].astype(bool)]))) for s, g in ok.groupby(by, sort=False)]
