@@ -135,6 +135,21 @@ def test_rendered_pages():
 
 # ---------------------------------------------------------------- the docs check catches what it must
 
+def test_check_rendered_catches(tmp_path):
+    "A findings page without its commit, with pandas HTML, a cut or broken table, or a missing figure is refused."
+    sha = subprocess.run(['git', 'rev-parse', 'HEAD'], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    good = f'# t\n\nRendered from commit [`{sha[:12]}`](x)\n\n| a | b |\n|---|---|\n| 1 \\| 2 | 3 |\n\n![f](f_files/1.png)\n'
+    (tmp_path / 'f_files').mkdir(); (tmp_path / 'f_files/1.png').write_bytes(PNG)
+    def problems(md):
+        (tmp_path / 'f.md').write_text(md); p = dc.Problems(); dc.check_rendered(p, tmp_path, ['f']); return p
+    assert problems(good) == []
+    assert any('which commit' in x for x in problems(good.replace('from commit', 'at')))
+    assert any('is not in this repository' in x for x in problems(good.replace(sha[:12], 'f' * 12)))
+    assert any('pandas HTML' in x for x in problems(good + '<style scoped>\n</style>\n'))
+    assert any('cut short' in x for x in problems(good.replace('| 3 |', '| 3... |')))
+    assert any('numbers of cells' in x for x in problems(good.replace('\\| 2', '| 2')))
+    assert any('not beside the page' in x for x in problems(good.replace('1.png', '2.png')))
+
 def mini_site(tmp_path, body='See [the page](other.md) and [nowhere](missing.md).', image='fig.png'):
     "A processed site of two markdown pages: a findings page with a table, an image and links, and the page it links to."
     c = tmp_path / '_proc'; (c / 'evals').mkdir(parents=True)

@@ -379,15 +379,19 @@ def _findings_rows(md: str) -> list:
     lines = md.splitlines()
     for i, l in enumerate(lines):
         if l.startswith('|') and all(h in l.lower() for h in FINDINGS_HEAD):
-            return [x for x in lines[i + 2:] if x.startswith('|')] if i + 2 <= len(lines) else []
+            rows = []
+            for x in lines[i + 2:]:
+                if not x.startswith('|'): break
+                rows.append(x)
+            return rows
     return []
 
 
-def check_rendered(p: Problems):
+def check_rendered(p: Problems, folder: Path = ROOT / 'nbs/evals/rendered', names=('doc_eval', 'bench')):
     "The committed findings pages: made from a commit they name, markdown tables without HTML or cut cells, figures beside them."
-    for name in ('doc_eval', 'bench'):
-        f = ROOT / 'nbs/evals/rendered' / f'{name}.md'
-        if not p.check(f.exists(), f'{f.relative_to(ROOT)} is missing: run `python tools/render_eval.py {name}`'): continue
+    for name in names:
+        f = folder / f'{name}.md'
+        if not p.check(f.exists(), f'{f} is missing: run `python tools/render_eval.py {name}`'): continue
         md = f.read_text(encoding='utf-8')
         m = re.search(r'from commit \[?`([0-9a-f]{7,40})`', md)
         if p.check(m, f'{f.name}: does not say which commit made it'):
@@ -396,6 +400,9 @@ def check_rendered(p: Problems):
         p.check('<style' not in md and 'class="dataframe"' not in md, f'{f.name}: holds pandas HTML')
         cut = [l for l in md.splitlines() if l.startswith('|') and re.search(r'\.\.\.\s*\|', l)]
         p.check(not cut, f'{f.name}: a table cell is cut short: {cut[:1]}')
+        for table in re.findall(r'(?:^\|.*\n?)+', md, re.M):
+            n = {len(re.findall(r'(?<!\\)\|', l)) for l in table.splitlines()}
+            p.check(len(n) == 1, f'{f.name}: a table whose rows have different numbers of cells (an unescaped |?): {table.splitlines()[0][:80]}')
         for img in re.findall(r'!\[[^\]]*\]\(([^)\s]+)', md):
             p.check((f.parent / img).is_file(), f'{f.name}: figure {img} is not beside the page')
 

@@ -19,11 +19,13 @@ EVALS = ROOT / 'nbs' / 'evals'
 RENDERED = EVALS / 'rendered'
 
 # Run before the notebook, left out of the page: DataFrames shown as markdown tables (index as columns), never cut short.
-SETUP = '''import pandas as _pd
+SETUP = r'''import pandas as _pd
 from IPython import get_ipython as _ip
 def _md_table(df):
-    try: return (df if isinstance(df.index, _pd.RangeIndex) else df.reset_index()).to_markdown(index=False)
-    except ValueError: return df.to_markdown()
+    cell = lambda v: v.replace('|', '\\|').replace('\n', '<br>') if isinstance(v, str) else v
+    try: t = df if isinstance(df.index, _pd.RangeIndex) else df.reset_index()
+    except ValueError: t = df
+    return t.rename(columns=lambda c: cell(str(c))).map(cell).to_markdown(index=False)
 _ip().display_formatter.formatters['text/markdown'].for_type(_pd.DataFrame, _md_table)
 _pd.set_option('display.max_colwidth', None, 'display.max_columns', None, 'display.max_rows', None, 'display.width', 100000)
 %matplotlib inline'''
