@@ -114,11 +114,11 @@ def page(name: str, nb: dict, sha: str, dirty: list, minutes: float) -> tuple:
     return '\n\n'.join(b.rstrip() for b in out if b and b.strip()) + '\n', files
 
 
-def render(name: str, allow_dirty: bool = False) -> Path:
-    "Execute nbs/evals/NAME.ipynb and write its page; refuses a dirty tree unless `allow_dirty`."
+def render(name: str, allow_dirty: bool = False, state: tuple | None = None) -> Path:
+    "Execute nbs/evals/NAME.ipynb and write its page; refuses a dirty tree unless `allow_dirty`. `state`: the tree as it was before any page of this run was written."
     nb_path = EVALS / f'{name}.ipynb'
     if not nb_path.exists(): raise FileNotFoundError(f'{nb_path.relative_to(ROOT)}: no such eval notebook')
-    sha, dirty = tree_state()
+    sha, dirty = state or tree_state()
     if dirty and not allow_dirty:
         raise RuntimeError(f'the tree has {len(dirty)} uncommitted change(s) ({", ".join(l.strip() for l in dirty[:3])}{" …" if len(dirty) > 3 else ""}): '
                            'commit them first, or pass --allow-dirty to render a page stamped as made from a dirty tree')
@@ -137,8 +137,9 @@ def main(argv=None) -> int:
     ap.add_argument('names', nargs='+', metavar='NAME', help='eval notebooks to render: doc_eval, bench')
     ap.add_argument('--allow-dirty', action='store_true', help="render from a tree with uncommitted changes, stamping the page's title line")
     a = ap.parse_args(argv)
+    state = tree_state()   # once: the pages written by this run do not make the next one dirty
     for n in a.names:
-        try: out = render(n, a.allow_dirty)
+        try: out = render(n, a.allow_dirty, state)
         except (RuntimeError, FileNotFoundError, ValueError) as e: print(f'ERROR: {n}: {e}', file=sys.stderr); return 2
         print(f'{n}: {out.relative_to(ROOT)} written')
     return 0
