@@ -239,7 +239,7 @@ def test_page_findings_first():
     lines = text.splitlines()
     assert lines[0] == '# mini eval' and lines[2] == '> What it measures.'
     assert f'from commit [`{"a" * 12}`]' in text and '(a clean tree)' in text and '[mini.ipynb](../mini.ipynb)' in text
-    order = [text.index(s) for s in ('## Findings', '| finding', '**1. Trees win.**', 'See [doceval]', '## A run', '| system', '![mini: A run]', '## This page')]
+    order = [text.index(s) for s in ('## Findings', '| finding', '**1. Trees win.**', 'See [doceval]', '## A run', '| system', '![A run]', '## This page')]
     assert order == sorted(order)                                        # findings (table first), then the notebook in order
     assert '<details><summary>Code</summary>\n\n```python\nassert True' in text   # a finding's check is folded
     assert '[doceval](../../15_doceval.ipynb)' in text                   # links rewritten for nbs/evals/rendered/

@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from nbmd import cell_md, fence, directives, relink_md   # noqa: E402
+from nbmd import output_md, fence, directives, relink_md   # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 EVALS = ROOT / 'nbs' / 'evals'
@@ -79,17 +79,19 @@ def page(name: str, nb: dict, sha: str, dirty: list, minutes: float) -> tuple:
             f = f"{name}_files/{cell.get('id', 'cell')}-{k[0]}.png"
             files[f] = png; return f
         return save
+    def seen(text: str):
+        "Remember the last heading read: a figure's alternative text (and, on the site, its caption) names it."
+        if h := re.findall(r'^#+ (.+)$', re.sub(r'```.*?```', '', text, flags=re.S), re.M): heading[0] = h[-1].strip()
     def md(cell, fold=False) -> list:
         if cell['cell_type'] == 'markdown':
-            s = relink_md(''.join(cell['source']), EVALS, RENDERED)
-            if h := re.findall(r'^#+ (.+)$', s, re.M): heading[0] = h[-1]
+            s = relink_md(''.join(cell['source']), EVALS, RENDERED); seen(s)
             return [s.strip('\n')] if s.strip() else []
-        alt = f'{name}: {heading[0]}' if heading[0] else name
-        blocks = cell_md(cell, saver(cell), alt=alt)
-        if not fold: return blocks
         _, code = directives(''.join(cell['source']))
-        outs = blocks[1:] if code.strip() else blocks
-        return ([f'<details><summary>Code</summary>\n\n{fence(code, "python")}\n\n</details>'] if code.strip() else []) + outs
+        outs, save = [], saver(cell)
+        for o in cell.get('outputs', []):
+            if b := output_md(o, save, alt=heading[0] or name): outs.append(b); seen(b)
+        if not code.strip(): return outs
+        return [f'<details><summary>Code</summary>\n\n{fence(code, "python")}\n\n</details>' if fold else fence(code, 'python')] + outs
 
     title_cell, findings, rest = sections(nb['cells'])
     title = re.search(r'^# (.+)$', ''.join(title_cell['source']), re.M)[1]
