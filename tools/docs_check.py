@@ -116,7 +116,7 @@ h1.title { margin-bottom: .2rem; } p.subtitle { color: #6c757d; font-size: 1.1re
 #TOC ul { padding-left: .8rem; }
 pre { background: #f8f9fa; padding: .6rem .8rem; white-space: pre-wrap; overflow-wrap: anywhere; font-size: .85rem; }
 code { font-size: .9em; } table { border-collapse: collapse; margin: 1rem 0; font-size: .85rem; }
-th, td { border-bottom: 1px solid #dee2e6; padding: .25rem .5rem; text-align: left; vertical-align: top; }
+th, td { border-bottom: 1px solid #dee2e6; padding: .25rem .5rem; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
 img { max-width: 100%; } blockquote { color: #495057; border-left: 3px solid #dee2e6; margin-left: 0; padding-left: 1rem; }
 </style>
 $for(css)$<link rel="stylesheet" href="$css$">
@@ -299,7 +299,7 @@ def chromium(url: str, *args, timeout: int = 120) -> str:
 def look(f: Path, shots: Path, name: str) -> dict:
     "Open page `f` in Chromium: what it shows (text, tables, images as loaded), and screenshots of its top and of the whole page."
     url = f.resolve().as_uri()
-    dom = chromium(url, '--virtual-time-budget=20000', '--dump-dom')
+    dom = chromium(url, '--window-size=1400,1000', '--virtual-time-budget=20000', '--dump-dom')   # the screenshots' width
     m = re.search(r'<script type="application/json" id="page-report">(.*?)</script>', dom, re.S)
     if not m: raise RuntimeError(f'{f}: the page did not finish loading in Chromium (no report)')
     rep = json.loads(html.unescape(m[1]))
