@@ -193,6 +193,7 @@ def headings(pages, mode: str | None = None, lines=None) -> list:
 # %% ../nbs/04_tree.ipynb #23ea60d0
 def build_tree(pages, mode: str | None = None, hs=None) -> list:
     "The document's `Node`s, in text order, from its headings (detected when not given)."
+    if getattr(pages, 'code', False): from litebench.code import code_tree; return code_tree(pages)   # code: definitions read with `ast`
     hs = hs if hs is not None else headings(pages, mode)
     text_len, starts, nums, doc = len(doc_text(pages)), page_starts(pages), [p.page for p in pages], pages[0].doc
     nodes, stack = [], []
@@ -215,6 +216,7 @@ def only_heading(text: str, titles) -> bool:
 
 def node_chunks(pages, nodes, size: int = 1200) -> list:
     "The tree's chunks: each node's own text, split to at most about `size` chars, heading kept with its text."
+    if getattr(pages, 'code', False): from litebench.code import code_chunks; return code_chunks(pages, nodes, size)
     text, out, held, titles = doc_text(pages), [], None, []
     bounds = [n.span[0] for n in nodes] + [len(text)]
     if nodes and bounds[0] > 0: out += spans_to_chunks(pages, split_span(text, 0, bounds[0], size), text)
