@@ -194,15 +194,16 @@ def config_system(stack: Stack, cfg: Config) -> Builtin:
 def _key(it: Item) -> tuple: return (it.file, tuple(it.path), it.pages)
 
 def with_names(base: Builtin, k: float = 60) -> Builtin:
-    "`base` fused with the names lane over the same stack (alone when `base` returns nothing)."
+    "`base` fused with the names lane over the same stack (alone when `base` returns nothing); the lane weighs twice its best score."
     from litebench.store import rrf
     import litebench.names   # adds `TreeStore.names`
     stack = base.stack
     def run(q, v):
         a, b = base.run(q, v), _secs(stack, stack.tree.names(q, limit=stack.limit))
+        b = [x for x in b if x.score >= b[0].score / 2]   # the lane votes only for names nearly as good as its best
         if not a: return b
         by = {}
         for it in a + b: by.setdefault(_key(it), it)
-        fused = rrf([[_key(x) for x in a], [_key(x) for x in b]], k)
+        fused = rrf([[_key(x) for x in a], [_key(x) for x in b]], k, weights=(1.0, 2 * b[0].score if b else 0.0))   # a name typed well outweighs text, a weak one does not
         return [by[key]._replace(score=s) for key, s in fused[:stack.limit]]
     return Builtin(stack, run, base.kind, **{**base.tags, 'names': True})
