@@ -10,7 +10,7 @@ from pathlib import Path
 from .runner import DEFAULTS
 
 # %% auto #0
-__all__ = ['cmd_fetch', 'cmd_ingest', 'cmd_eval', 'cmd_bench', 'cmd_export', 'parser', 'main']
+__all__ = ['cmd_fetch', 'cmd_ingest', 'cmd_eval', 'cmd_bench', 'cmd_export', 'cmd_recall', 'parser', 'main']
 
 # %% ../nbs/17_cli.ipynb #e123b905
 def cmd_fetch(args) -> int:
@@ -156,6 +156,31 @@ def _export_parser(sub):
     x.add_argument('--out', help='folder to write into (default: RUN/trec)'); x.add_argument('--pdfs', help='corpus folder resolving headings to units (unit level)')
     x.add_argument('--unit', help='the unit kind (with --pdfs; default: from the trees)'); x.set_defaults(fn=cmd_export)
 
+# %% ../nbs/17_cli.ipynb #e123b9a2
+def cmd_recall(args) -> int:
+    "The recall harness: run, diff against a baseline, check regress cases, print the report (markdown or JSON)."
+    from litebench import recall as R
+    if args.base and args.base_config: raise ValueError('--base and --base-config: choose one baseline')
+    rep, code = R.recall(args.corpus, args.queries, args.types, args.config, args.limit, args.k, args.encoder, args.base, args.base_config,
+                         args.bench or 0, not args.no_regress, args.fail_on_loss, args.regress)
+    print(json.dumps(rep, indent=1, default=str) if args.json else R.render(rep, misses=args.misses))
+    if code: print(f"ERROR: {len(rep['losses'])} loss(es): {rep['losses'][0]}", file=sys.stderr)
+    return code
+
+def _recall_parser(sub):
+    from litebench.recall import DEFAULT_CONFIG
+    from litebench.namequeries import TYPES
+    r = sub.add_parser('recall', help='the recall harness: derived name queries, per-query diffs against a git ref or a configuration, regress cases')
+    r.add_argument('--corpus', default='all', choices=['pdfs', 'code', 'all']); r.add_argument('--queries', help='query set TSV (default: recall/queries.tsv)')
+    r.add_argument('--types', nargs='+', choices=TYPES, help='query types (default: all)'); r.add_argument('--config', default=DEFAULT_CONFIG, help="factors joined by '+' (default: %(default)s)")
+    r.add_argument('--limit', type=int, help='queries per corpus (default: all)'); r.add_argument('--k', type=int, default=50, help='results kept per query (default: %(default)s)')
+    r.add_argument('--encoder', default=DEFAULTS.encoder); r.add_argument('--misses', action='store_true', help='list every query whose source is not #1')
+    r.add_argument('--json', action='store_true', help='print the report as one JSON object'); r.add_argument('--bench', type=int, metavar='REPS', help='time each query through both sides REPS times')
+    r.add_argument('--base', metavar='REF', help='baseline: litebench at this git ref, in its own process'); r.add_argument('--base-config', metavar='NAME', help='baseline: another configuration of this tree')
+    r.add_argument('--fail-on-loss', action='store_true', help='exit 1 when a source or a regress case was lost')
+    r.add_argument('--no-regress', action='store_true', help='skip the regress cases'); r.add_argument('--regress', help='regress cases TSV (default: recall/regress.tsv)')
+    r.set_defaults(fn=cmd_recall)
+
 # %% ../nbs/17_cli.ipynb #e123b90a
 def parser() -> argparse.ArgumentParser:
     "The `litebench` argument parser."
@@ -166,7 +191,7 @@ def parser() -> argparse.ArgumentParser:
     i = sub.add_parser('ingest', help='read, tree and chunk a corpus and print a summary')
     i.add_argument('--pdfs', help='folder of PDFs (default: the default corpus)'); i.add_argument('--skip-bad', action='store_true', help='skip unreadable PDFs, listing them')
     i.set_defaults(fn=cmd_ingest)
-    for add in (_eval_parser, _bench_parser, _export_parser): add(sub)
+    for add in (_eval_parser, _bench_parser, _export_parser, _recall_parser): add(sub)
     return p
 
 # %% ../nbs/17_cli.ipynb #e123b909

@@ -11,10 +11,12 @@ import yaml
 from .core import text_hash
 
 # %% auto #0
-__all__ = ['FACTORS', 'GENERATED', 'Config', 'config', 'label', 'ladder', 'loo', 'factorial', 'load_configs', 'parse_spec']
+__all__ = ['FACTORS', 'LANES', 'GENERATED', 'Config', 'config', 'label', 'ladder', 'loo', 'factorial', 'load_configs',
+           'parse_spec']
 
 # %% ../nbs/11b_configs.ipynb #b64c9090
 FACTORS = ('keyword', 'vector', 'tree', 'heading', 'spans', 'sections', 'kw_all')
+LANES = ('names',)   # factors a configuration may name that the generated designs leave out (`ladder(FACTORS + LANES)` adds them)
 
 class Config(NamedTuple):
     "A named set of factors."
@@ -29,12 +31,12 @@ def config(name: str,  # the configuration's name
           ) -> Config:
     "A `Config`, its factors checked against `FACTORS`."
     fs = frozenset(factors)
-    if bad := sorted(fs - set(FACTORS)): raise ValueError(f'configuration {name!r}: unknown factors {bad}; known: {", ".join(FACTORS)}')
+    if bad := sorted(fs - set(FACTORS + LANES)): raise ValueError(f'configuration {name!r}: unknown factors {bad}; known: {", ".join(FACTORS + LANES)}')
     return Config(name, fs)
 
 def label(factors) -> str:
     "A readable name for a set of factors, in `FACTORS` order ('none' when empty)."
-    return '+'.join(f for f in FACTORS if f in factors) or 'none'
+    return '+'.join(f for f in FACTORS + LANES if f in factors) or 'none'
 
 # %% ../nbs/11b_configs.ipynb #fa135446
 def ladder(factors=FACTORS) -> list:

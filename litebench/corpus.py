@@ -10,7 +10,8 @@ from typing import NamedTuple
 from .core import file_sha256, project_root, data_dir
 
 # %% auto #0
-__all__ = ['Entry', 'FetchError', 'manifest_path', 'read_manifest', 'mirror_dir', 'fetch_one', 'fetch_pdfs', 'corpus_files']
+__all__ = ['Entry', 'FetchError', 'manifest_path', 'read_manifest', 'mirror_dir', 'fetch_one', 'fetch_pdfs', 'corpus_files',
+           'code_manifest_path', 'code_mirror_dir', 'fetch_code', 'code_files']
 
 # %% ../nbs/01_corpus.ipynb #be9ef858
 class Entry(NamedTuple):
@@ -111,4 +112,37 @@ def corpus_files(folder=None) -> list:
     if not folder.is_dir(): raise FileNotFoundError(f'{folder}: no such folder of PDFs')
     files = sorted(p for p in folder.iterdir() if p.suffix.lower() == '.pdf')
     if not files: raise FileNotFoundError(f'{folder}: no .pdf files in this folder')
+    return files
+
+# %% ../nbs/01_corpus.ipynb #c0de0002
+def code_manifest_path() -> Path:
+    "The code corpus's manifest: `code/manifest.tsv` in the project checkout."
+    return manifest_path().parent.parent / 'code' / 'manifest.tsv'
+
+def code_mirror_dir() -> Path | None:
+    "The code mirror: `LITEBENCH_CODE_MIRROR`, else `../shared/code` beside the project when it exists."
+    if env := os.environ.get('LITEBENCH_CODE_MIRROR'): return Path(env)
+    root = project_root()
+    cand = root.parent / 'shared' / 'code' if root else None
+    return cand if cand and cand.is_dir() else None
+
+# %% ../nbs/01_corpus.ipynb #c0de0004
+def fetch_code(dest=None,           # folder to fetch into (default data/code)
+               mirror='default',    # mirror folder; 'default': `code_mirror_dir()`; None: none
+               manifest=None,       # the manifest (default `code/manifest.tsv`)
+               download: bool = True, timeout: float = 60) -> dict:
+    "Fetch every wheel of the code manifest into `dest`, verified; returns {name: action}."
+    dest = Path(dest) if dest else data_dir('code'); dest.mkdir(parents=True, exist_ok=True)
+    mirror = code_mirror_dir() if mirror == 'default' else (Path(mirror) if mirror else None)
+    return {e.name: fetch_one(e, dest, mirror, download, timeout) for e in read_manifest(manifest or code_manifest_path())}
+
+def code_files(folder=None) -> list:
+    "The wheels of `folder`, sorted by name; `None` means the pinned code corpus, fetched and verified."
+    if folder is None:
+        fetch_code(); d = data_dir('code')
+        return sorted(d / e.name for e in read_manifest(code_manifest_path()))
+    folder = Path(folder)
+    if not folder.is_dir(): raise FileNotFoundError(f'{folder}: no such folder of wheels')
+    files = sorted(p for p in folder.iterdir() if p.suffix == '.whl')
+    if not files: raise FileNotFoundError(f'{folder}: no .whl files in this folder')
     return files

@@ -12,7 +12,7 @@ from .configs import Config
 
 # %% auto #0
 __all__ = ['DOC_SYSTEMS', 'as_item', 'as_items', 'load_callable', 'parse_system', 'Stack', 'Builtin', 'doc_system',
-           'config_system']
+           'config_system', 'with_names']
 
 # %% ../nbs/12_systems.ipynb #5e0a0007
 def _pages(p, where: str):
@@ -196,4 +196,23 @@ def config_system(stack: Stack,  # the built `Stack`
     elif 'tree' not in f: run, kind = (lambda q, v: _hits(stack, stack.page.search(q, qvec=v, with_ctx=False, **o))), 'pages'
     elif 'sections' in f: run, kind = (lambda q, v: _secs(stack, stack.tree.sections(q, qvec=v, with_heading=head, heading_kw=head, **o))), 'nodes'
     else: run, kind = (lambda q, v: _hits(stack, stack.tree.doc_search(q, qvec=v, spans='spans' in f, with_heading=head, heading_kw=head, **o))), 'chunks'
-    return Builtin(stack, run, kind, factors='+'.join(sorted(f)) or 'none')
+    b = Builtin(stack, run, kind, factors='+'.join(sorted(f)) or 'none')
+    return with_names(b) if 'names' in f else b
+
+# %% ../nbs/12_systems.ipynb #5e0a0f02
+def _key(it: Item) -> tuple: return (it.file, tuple(it.path), it.pages)
+
+def with_names(base: Builtin, k: float = 60) -> Builtin:
+    "`base` fused with the names lane over the same stack (alone when `base` returns nothing); the lane weighs twice its best score."
+    from litebench.store import rrf
+    import litebench.names   # adds `TreeStore.names`
+    stack = base.stack
+    def run(q, v):
+        a, b = base.run(q, v), _secs(stack, stack.tree.names(q, limit=stack.limit))
+        b = [x for x in b if x.score >= b[0].score / 2]   # the lane votes only for names nearly as good as its best
+        if not a: return b
+        by = {}
+        for it in a + b: by.setdefault(_key(it), it)
+        fused = rrf([[_key(x) for x in a], [_key(x) for x in b]], k, weights=(1.0, 2 * b[0].score if b else 0.0))   # a name typed well outweighs text, a weak one does not
+        return [by[key]._replace(score=s) for key, s in fused[:stack.limit]]
+    return Builtin(stack, run, base.kind, **{**base.tags, 'names': True})

@@ -216,6 +216,7 @@ def build_tree(pages,                    # a document's `Pages`
                hs=None                   # its headings, if already found
               ) -> list:
     "The document's `Node`s, in text order, from its headings (detected when not given)."
+    if getattr(pages, 'code', False): from litebench.code import code_tree; return code_tree(pages)   # code: definitions read with `ast`
     hs = hs if hs is not None else headings(pages, mode)
     text_len, starts, nums, doc = len(doc_text(pages)), page_starts(pages), [p.page for p in pages], pages[0].doc
     nodes, stack = [], []
@@ -243,6 +244,7 @@ def node_chunks(pages,            # a document's `Page`s
                 size: int = 1200  # longest chunk, in chars (about)
                ) -> list:
     "The tree's chunks: each node's own text, split to at most about `size` chars, heading kept with its text."
+    if getattr(pages, 'code', False): from litebench.code import code_chunks; return code_chunks(pages, nodes, size)
     text, out, held, titles = doc_text(pages), [], None, []
     bounds = [n.span[0] for n in nodes] + [len(text)]
     if nodes and bounds[0] > 0: out += spans_to_chunks(pages, split_span(text, 0, bounds[0], size), text)
