@@ -1,4 +1,4 @@
-"""The benchmarks' command: `python benchmarks/run.py ingest|store [--repeats N] [--pdfs DIR] [--queries N] [--no-hnsw] [--out FILE]`.
+"""The benchmarks' command: `python benchmarks/run.py ingest|store|latency [--repeats N] [--pdfs DIR] [--queries N] [--no-hnsw] [--before REV] [--no-cli] [--out FILE]`.
 
 Runs from any folder. Prints what it will do, then the report, and writes the report (by default to
 `benchmarks/reports/speed_<what>.md`) under a header naming the command that made it. A mistake in the command
@@ -10,8 +10,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
-for v in ('OPENBLAS_NUM_THREADS', 'OMP_NUM_THREADS', 'MKL_NUM_THREADS'):   # one core, as the reports say, for both sides
-    os.environ.setdefault(v, '1')                                         # (set before numpy loads; the peer inherits it)
+BLAS_VARS = ('OPENBLAS_NUM_THREADS', 'OMP_NUM_THREADS', 'MKL_NUM_THREADS')
+REPEATS = dict(ingest=5, store=5, latency=1)   # default repeats: ingests or store builds; the latency benchmark's warm commands
+
+
+def one_core():
+    "The ingest and store reports are on one core, for both sides: set before numpy loads (the peer inherits it)."
+    for v in BLAS_VARS: os.environ.setdefault(v, '1')
 
 
 class UsageError(Exception):
@@ -24,12 +29,14 @@ class _Parser(argparse.ArgumentParser):
 
 def parser() -> argparse.ArgumentParser:
     "The command's arguments."
-    p = _Parser(prog='python benchmarks/run.py', description='litebench benchmarks: ingest speed, and the stores against litesearch')
-    p.add_argument('what', choices=['ingest', 'store'], help='which benchmark')
-    p.add_argument('--repeats', type=int, default=5, help='timed runs (ingests, or store builds); medians are reported')
+    p = _Parser(prog='python benchmarks/run.py', description='litebench benchmarks: ingest speed, the stores against litesearch, and the latency a user feels before and after a change')
+    p.add_argument('what', choices=['ingest', 'store', 'latency'], help='which benchmark')
+    p.add_argument('--repeats', type=int, help='timed runs (ingests, store builds: default 5; latency: warm runs of each command, default 1); medians are reported')
     p.add_argument('--pdfs', help='folder of PDFs (default: the default corpus, fetched into data/pdfs)')
-    p.add_argument('--queries', type=int, default=100, help='store: verbatim queries sampled (each also gives a short variant)')
+    p.add_argument('--queries', type=int, default=100, help='store, latency: verbatim queries sampled (each also gives a short variant)')
     p.add_argument('--no-hnsw', action='store_true', help="store: switch litesearch's HNSW index off (it is on as litesearch ships)")
+    p.add_argument('--before', default='5d65926', help='latency: the commit (or checkout folder) measured as before (default: %(default)s)')
+    p.add_argument('--no-cli', action='store_true', help='latency: skip timing the eval doc and bench run commands')
     p.add_argument('--out', help='report file (default: benchmarks/reports/speed_<what>.md)')
     return p
 
@@ -41,12 +48,16 @@ def shown(path: Path) -> str:
 
 def check(a) -> argparse.Namespace:
     "The arguments with paths made absolute; a `UsageError` for values no benchmark can run with."
+    a.repeats = REPEATS[a.what] if a.repeats is None else a.repeats
     if a.repeats < 1: raise UsageError(f'--repeats must be at least 1, got {a.repeats}')
     if a.queries < 1: raise UsageError(f'--queries must be at least 1, got {a.queries}')
     if a.pdfs and not Path(a.pdfs).is_dir(): raise UsageError(f'--pdfs {a.pdfs}: no such folder')
     a.pdfs = Path(a.pdfs).resolve() if a.pdfs else None
     a.out = Path(a.out).resolve() if a.out else HERE / 'reports' / f'speed_{a.what}.md'
     if a.out.is_dir(): raise UsageError(f'--out {a.out}: is a folder, not a file')
+    if a.what == 'latency':
+        from latency import before_ok
+        if why := before_ok(a.before): raise UsageError(f'--before {why}')
     return a
 
 
@@ -54,8 +65,10 @@ def command(a) -> str:
     "The command line that reproduces this run, as the report's header records it."
     parts = ['python benchmarks/run.py', a.what, '--repeats', str(a.repeats)]
     if a.pdfs: parts += ['--pdfs', shown(a.pdfs)]
-    if a.what == 'store' and a.queries != 100: parts += ['--queries', str(a.queries)]
+    if a.what in ('store', 'latency') and a.queries != 100: parts += ['--queries', str(a.queries)]
     if a.what == 'store' and a.no_hnsw: parts += ['--no-hnsw']
+    if a.what == 'latency' and a.before != '5d65926': parts += ['--before', a.before]
+    if a.what == 'latency' and a.no_cli: parts += ['--no-cli']
     if a.out != HERE / 'reports' / f'speed_{a.what}.md': parts += ['--out', shown(a.out)]
     return ' '.join(shlex.quote(p) if i else p for i, p in enumerate(parts))
 
@@ -68,6 +81,8 @@ def plan(a, files) -> str:
         from peer_run import bench_python, peer_ready
         py = bench_python(); why = peer_ready(py)
         line += f", {a.queries} queries and their short variants; peer: {'litesearch in ' + shown(py) if why is None else 'not run: ' + why}"
+    if a.what == 'latency':
+        line += f", {a.queries} queries and their short variants; before: {a.before}, after: this checkout{'; commands not timed' if a.no_cli else ''}"
     return f'{line}; report: {shown(a.out)}'
 
 
@@ -76,18 +91,23 @@ def report(a, files) -> str:
     if a.what == 'ingest':
         from ingest import ingest_speed, ingest_report
         return ingest_report(ingest_speed(files, a.repeats))
+    if a.what == 'latency':
+        from latency import latency_speed, latency_report
+        return latency_report(latency_speed(files, a.repeats, n_queries=a.queries, before=a.before, cli=not a.no_cli))
     from stores import store_speed, store_report
     return store_report(store_speed(files, a.repeats, n_queries=a.queries, hnsw=not a.no_hnsw))
 
 
 def main(argv=None) -> int:
     "Parse, say what will run, run it, print and write the report."
+    try: a = check(parser().parse_args(argv))   # the user's paths, made absolute first
+    except UsageError as e: print(f'ERROR: {e}', file=sys.stderr); return 2
+    if a.what != 'latency': one_core()           # before numpy loads; latency: BLAS as the user has it, which is what it measures
     from litebench.corpus import corpus_files, FetchError
     try:
-        a = check(parser().parse_args(argv))   # the user's paths, made absolute first
-        os.chdir(ROOT)                         # then litebench's defaults (corpus, mirror, data folder) are the checkout's
+        os.chdir(ROOT)                           # then litebench's defaults (corpus, mirror, data folder) are the checkout's
         files = corpus_files(a.pdfs)
-    except (UsageError, FetchError, FileNotFoundError) as e:
+    except (FetchError, FileNotFoundError) as e:
         print(f'ERROR: {e}', file=sys.stderr); return 2
     print(plan(a, files), flush=True)
     rep = report(a, files)

@@ -4,7 +4,8 @@
 
 # %% ../nbs/05_encode.ipynb #a321e8a8
 from __future__ import annotations
-import importlib, importlib.metadata, importlib.util, json, re, sqlite3
+import importlib, importlib.metadata, importlib.util, json, re, sqlite3, sys, threading
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 import numpy as np
@@ -12,9 +13,10 @@ from fastcore.basics import store_attr, patch
 from .core import text_hash, file_sha256, data_dir
 
 # %% auto #0
-__all__ = ['NEEDS', 'ENCODERS', 'FORMS', 'Encoder', 'l2norm', 'MissingExtra', 'need', 'have', 'weights_id', 'LSA', 'st_meta',
-           'ST', 'MiniLM', 'tensor_shapes', 'Static', 'check_encoder', 'check_rows', 'Imported', 'import_encoder',
-           'get_encoder', 'EmbeddingCache', 'Cached', 'cached', 'Progress', 'with_progress']
+__all__ = ['GRAM_MAX', 'FEW', 'NEEDS', 'ENCODERS', 'FORMS', 'Encoder', 'l2norm', 'MissingExtra', 'need', 'have', 'weights_id',
+           'blas_libs', 'one_thread', 'gram_svd', 'LSA', 'Basis', 'st_meta', 'ST', 'MiniLM', 'tensor_shapes', 'Static',
+           'check_encoder', 'check_rows', 'Imported', 'import_encoder', 'get_encoder', 'EmbeddingCache', 'Cached',
+           'cached', 'Progress', 'with_progress']
 
 # %% ../nbs/05_encode.ipynb #d45977b7
 @runtime_checkable
@@ -57,6 +59,54 @@ def weights_id(folder) -> str:
     f = next((Path(folder)/n for n in ('model.safetensors', 'pytorch_model.bin') if (Path(folder)/n).exists()), None)
     return file_sha256(f)[:12] if f else 'unknown'
 
+# %% ../nbs/05_encode.ipynb #9b1e4c71
+_blas, _one_lock = {}, threading.RLock()
+
+def blas_libs(refresh: bool = False) -> list:
+    "threadpoolctl's controls of the BLAS libraries loaded in this process, found once (`refresh`: look again)."
+    if refresh or 'libs' not in _blas:
+        from threadpoolctl import ThreadpoolController
+        _blas['libs'] = ThreadpoolController().select(user_api='blas').lib_controllers
+    return _blas['libs']
+
+@contextmanager
+def one_thread(refresh: bool = False):  # look for BLAS libraries again (one loaded since the last look)
+    "Every BLAS library, and torch when it is loaded, on one thread inside the block; the previous thread counts are restored after."
+    with _one_lock:
+        libs, torch = blas_libs(refresh), sys.modules.get('torch')
+        before, tn = [c.num_threads for c in libs], torch.get_num_threads() if torch else None
+        for c in libs: c.set_num_threads(1)
+        if torch: torch.set_num_threads(1)
+        try: yield
+        finally:
+            for c, n in zip(libs, before): c.set_num_threads(n)
+            if torch: torch.set_num_threads(tn)
+
+# %% ../nbs/05_encode.ipynb #9b1e4c73
+GRAM_MAX = 5000   # the exact Gram fit when texts or terms are at most this many; a randomized SVD above
+
+def _signs(Vt: np.ndarray) -> np.ndarray:
+    "Rows of `Vt` flipped so that each one's largest absolute entry is positive (scikit-learn's `svd_flip` rule)."
+    big = Vt[np.arange(len(Vt)), np.abs(Vt).argmax(axis=1)]
+    return Vt * np.where(big < 0, -1.0, 1.0)[:, None]
+
+def gram_svd(X,       # a (sparse or dense) matrix, texts by terms
+             k: int   # singular values and vectors kept
+            ) -> tuple:
+    "(s, Vt): the `k` largest singular values of `X` and their right singular vectors as rows, exactly, through the Gram matrix of `X`'s smaller side."
+    import scipy.sparse, scipy.linalg
+    A = scipy.sparse.csr_matrix(X, dtype=np.float64)
+    wide = A.shape[0] <= A.shape[1]
+    G = (A @ A.T if wide else A.T @ A).toarray()
+    n = len(G)
+    with one_thread(refresh=True): w, E = scipy.linalg.eigh(G, subset_by_index=[n - k, n - 1])
+    w, E = w[::-1], E[:, ::-1]
+    live = w > max(w[0], 0) * 1e-12
+    s = np.sqrt(np.where(live, w, 0))
+    Vt = np.asarray((A.T @ E).T) / np.where(live, s, 1)[:, None] if wide else E.T.copy()
+    Vt[~live] = 0
+    return s, _signs(Vt)
+
 # %% ../nbs/05_encode.ipynb #c51c98ed
 class LSA:
     "TF-IDF (word 1-2-grams, sublinear tf) reduced by a truncated SVD, fitted on the corpus."
@@ -78,14 +128,28 @@ class LSA:
     def fingerprint(self) -> str:
         self._check()
         (a, b), s = self.ngram_range, int(self.sublinear_tf)
-        return f'lsa:d={self.dim}:seed={self.seed}:ng={a}-{b}:sub={s}:min_df={self.min_df}:fit={self.fit_hash}'
+        how = 'gram' if self.svd.method == 'gram' else f'rand:seed={self.seed}'
+        return f'lsa:d={self.dim}:svd={how}:ng={a}-{b}:sub={s}:min_df={self.min_df}:fit={self.fit_hash}'
+
+# %% ../nbs/05_encode.ipynb #9b1e4c76
+class Basis:
+    "A fitted SVD basis: singular values, and `transform` projecting TF-IDF rows onto the right singular vectors."
+    def __init__(self, s, Vt, method: str):   # method: 'gram' (exact) or 'rand' (randomized)
+        self.singular_values_, self.method = np.asarray(s, np.float32), method
+        self.T = np.ascontiguousarray(np.asarray(Vt).T, dtype=np.float32)   # terms × k
+    components_ = property(lambda self: self.T.T)
+    def transform(self, X) -> np.ndarray: return np.asarray(X @ self.T)
+
+def _randomized(X, k: int, seed: int) -> Basis:
+    from sklearn.decomposition import TruncatedSVD
+    with one_thread(refresh=True): svd = TruncatedSVD(k, random_state=seed).fit(X)
+    return Basis(svd.singular_values_, svd.components_, 'rand')
 
 # %% ../nbs/05_encode.ipynb #c9e177bb
 @patch
 def fit(self: LSA, texts: list) -> LSA:
     "Learn vocabulary, idf and SVD basis from `texts`; `dim` becomes what the data allows."
     from sklearn.feature_extraction.text import TfidfVectorizer
-    from sklearn.decomposition import TruncatedSVD
     from litebench.core import words
     texts = list(texts)
     tfidf = TfidfVectorizer(tokenizer=words, token_pattern=None, lowercase=False, ngram_range=self.ngram_range,
@@ -93,7 +157,8 @@ def fit(self: LSA, texts: list) -> LSA:
     X = tfidf.fit_transform(texts)
     k = min(self.asked, min(X.shape) - 1)
     if k < 1: raise ValueError(f'LSA needs at least 2 texts and 2 distinct terms; got {X.shape[0]} x {X.shape[1]}')
-    self.tfidf, self.svd = tfidf, TruncatedSVD(k, random_state=self.seed).fit(X)
+    self.tfidf = tfidf
+    self.svd = Basis(*gram_svd(X, k), 'gram') if min(X.shape) <= GRAM_MAX else _randomized(X, k, self.seed)
     self.dim, self.fit_hash = k, text_hash('\n'.join(map(text_hash, texts)))
     return self
 
@@ -159,12 +224,15 @@ def load(self: ST):
         self._st, self.meta = m, got
     return self._st
 
+FEW = 8   # a call of at most this many texts (a query) is embedded on one thread
+
 @patch
 def encode(self: ST, texts: list) -> np.ndarray:
-    "Unit-length float32 vectors, one row per text."
+    "Unit-length float32 vectors, one row per text; a few texts (a query) on one thread."
     if not len(texts): return np.zeros((0, self.dim), np.float32)
-    x = self.load().encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True,
-                           convert_to_numpy=True, show_progress_bar=False)
+    m = self.load()
+    with one_thread() if len(texts) <= FEW else nullcontext():
+        x = m.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False)
     return l2norm(x)
 
 # %% ../nbs/05_encode.ipynb #6a2d91c5

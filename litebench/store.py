@@ -12,6 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 import numpy as np
 from .core import Chunk, Hit, text_hash
+from .encode import one_thread
 
 # %% auto #0
 __all__ = ['TOKENIZE', 'MODES', 'check_weights', 'rrf', 'valid_text', 'fts_tokens', 'fts_terms', 'query_terms', 'fts_query',
@@ -359,7 +360,7 @@ def _vector(self: FlatStore, qv: np.ndarray, with_ctx: bool, depth: int, docs, p
     if m.hnsw is not None:
         got = m.hnsw['ctx' if with_ctx else 'text'].search(qv, depth * (4 if mask is not None else 1))
         return [j for j in (int(k) for k in got.keys) if mask is None or mask[j]][:depth]
-    s = (m.C if with_ctx else m.V) @ qv
+    with one_thread(): s = (m.C if with_ctx else m.V) @ qv
     return _top(s if mask is None else np.where(mask, s, -np.inf), depth)
 
 FlatStore._fts5, FlatStore._keyword, FlatStore._vector = _fts5, _keyword, _vector

@@ -100,3 +100,27 @@ def test_shares_by_hand(monkeypatch):
     from stores import shares
     got = shares({k: dict(mean_ms=v) for k, v in {'keyword leg': 3, 'vector leg': 1, 'hybrid': 5, 'doc_search': 6}.items()})
     assert got == pytest.approx({'keyword leg': 0.5, 'vector leg': 1 / 6, 'fusion and hits': 1 / 6, 'spans': 1 / 6})
+
+
+LATENCY_ROWS = [f'{op}, {enc} {how}' for enc in ('LSA', 'MiniLM') for how in ('vector given', 'vector given, best of 3', 'embeds the query') for op in ('doc_search', 'sections')]
+
+
+def test_latency(pdfs, tmp_path):
+    "Before (5d65926) and after on two small acts, commands not timed: every query row carries both sides and two ratios; one version read per call after."
+    out = tmp_path / 'latency.md'
+    r = run('latency', '--pdfs', pdfs, '--queries', 3, '--no-cli', '--out', out, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.startswith(f'latency benchmark: 2 PDFs from {pdfs}, 1 repeat, 3 queries and their short variants; before: 5d65926, after: this checkout; commands not timed')
+    md = out.read_text()
+    assert md.startswith(f'# Latency benchmark\n\nMade by `python benchmarks/run.py latency --repeats 1 --pdfs {pdfs} --queries 3 --no-cli --out {out}`.')
+    assert [r[0] for r in table(md)][:len(LATENCY_ROWS)] == LATENCY_ROWS
+    rows = {r[0]: r for r in table(md)}
+    assert all(re.fullmatch(r'\d+\.\d×', rows[k][c]) for k in LATENCY_ROWS for c in (5, 6)), rows
+    sql = rows['SQL statements per `doc_search` (of which version reads)']
+    assert re.fullmatch(r'\d+ \(\d+\)', sql[1]) and sql[2].endswith('(1)')
+    assert 'The exact fit is ARPACK' in md and 'What the settings do' in md and 'commands not timed (--no-cli)' in md
+
+
+def test_latency_mistakes(tmp_path):
+    r = run('latency', '--before', 'no-such-commit', cwd=tmp_path)
+    assert r.returncode == 2 and r.stderr.startswith('ERROR: --before no-such-commit: neither a commit of') and len(r.stderr.splitlines()) == 1
