@@ -5,6 +5,7 @@
 # %% ../nbs/00_core.ipynb #1583dfee
 from __future__ import annotations
 import hashlib, os, re, unicodedata
+from functools import lru_cache
 from bisect import bisect_right
 from pathlib import Path
 from typing import NamedTuple
@@ -169,6 +170,7 @@ def words(s: str) -> list:
     return _word.findall(unicodedata.normalize('NFKC', s).casefold())
 
 # %% ../nbs/00_core.ipynb #5d8e1f3b
+@lru_cache(maxsize=1 << 16)
 def norm_file(name: str  # a file name or path, any separators
              ) -> str:
     "The comparable form of a file name: `norm_text`, backslashes as '/', base name only."

@@ -211,15 +211,15 @@ def derive(queries,                    # source queries, usually verbatim
     return [v for k in kinds for q in queries for v in [make[k](q)] if keep_unchanged or v.text != q.text]
 
 # %% ../nbs/10_queries.ipynb #fcff0924
-def reachable(queries,      # `Query`s
+def reachable(queries,      # `Query`s, or the sentences themselves
               chunk_texts   # the texts of every chunk a system can return
              ) -> list:
-    "For each query, whether any chunk text contains its sentence (the `metrics.contains` rule)."
+    "For each query (or sentence), whether any chunk text contains its sentence (the `relevance.contains` rule): the ceiling of a system."
     hay = '\n'.join(norm_text(t) for t in chunk_texts)
     out = []
     for q in queries:
-        s = norm_text(q.sentence)
-        if not s: raise ValueError(f'{q.id}: the sentence is empty after normalisation')
+        s = norm_text(getattr(q, 'sentence', q))
+        if not s: raise ValueError(f'{getattr(q, "id", q)!r}: the sentence is empty after normalisation')
         out.append(s in hay)
     return out
 

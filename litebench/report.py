@@ -164,11 +164,11 @@ def summary_of(r: dict) -> dict | None:
 def _ci(c) -> str: return f"{c['mean']:.3f} [{c['lo']:.3f}, {c['hi']:.3f}]" if isinstance(c, dict) else '—'
 def _name(m: str) -> str: return f'{m} ({IR_MEASURES[m]})' if m in IR_MEASURES else m
 
-def tables(run,                   # the run folder
+def tables(run,                   # the run folder, or what `read_run` gave for it
            numeric: bool = False  # numbers (mean, lo, hi columns) instead of formatted text
           ) -> dict:
     "The report's tables: one per shown metric set, then 'families' (paired comparisons), 'latency', 'abstention'."
-    s = summary_of(read_run(run)) or {}
+    s = summary_of(run if isinstance(run, dict) else read_run(run)) or {}
     keys = [s['by'], *s['group']]
     out = {}
     for title, ms in s.get('show', []):
@@ -194,10 +194,11 @@ def tables(run,                   # the run folder
     return out
 
 # %% ../nbs/14_report.ipynb #7b0a0018
-def figure(run):
+def figure(run  # the run folder, or what `read_run` gave for it
+          ):
     "The primary metric with its 95% interval per system; one panel per group other than the suite, a marker per suite."
     import matplotlib.pyplot as plt
-    s = summary_of(read_run(run)); by, P = s['by'], s['primary']
+    s = summary_of(run if isinstance(run, dict) else read_run(run)); by, P = s['by'], s['primary']
     cs = [c for c in s['cells'] if isinstance(c.get(P), dict)]
     panels = list(dict.fromkeys(tuple(c[g] for g in s['group'] if g != 'suite') for c in cs))
     systems = list(dict.fromkeys(c[by] for c in cs)); suites = list(dict.fromkeys(c.get('suite', '') for c in cs))
@@ -249,7 +250,7 @@ def render(run) -> str:
     run = Path(run); r = read_run(run); head = header(r, run.name); s = summary_of(r)
     if s is None: return _write(run, head + ['No summary: the run ended before any row was written.'])
     head += [LEGEND.format(min_n=s['min_n'], primary=_name(s['primary']), binary=_name(s['binary'])), '', f"{s['errors']} of {s['rows']} rows failed.", '']
-    tb = tables(run)
+    tb = tables(r)
     for title, _ in s['show']: head += [f'## {title}', '', _md(tb[title]), '']
     if len(tb['families']): head += ['## Paired comparisons', '', _md(tb['families']), '']
     if s.get('shapley'):
@@ -260,7 +261,7 @@ def render(run) -> str:
     if len(tb['abstention']): head += ['## Abstention (threshold on the top score; diagnostic: fitted on these questions)', '', _md(tb['abstention']), '']
     head += ['## Latency (ms per call, warm)', '', _md(tb['latency']), '']
     if any(isinstance(c.get(s['primary']), dict) for c in s['cells']):
-        fig = figure(run); fig.savefig(run / 'figure.png', dpi=110); plt.close(fig)
+        fig = figure(r); fig.savefig(run / 'figure.png', dpi=110); plt.close(fig)
         head += [f'![{s["primary"]} per system](figure.png)', '']
     return _write(run, head)
 
