@@ -169,10 +169,10 @@ def cmd_recall(args) -> int:
 
 def _recall_parser(sub):
     from litebench.recall import DEFAULT_CONFIG
-    from litebench.namequeries import TYPES
+    from litebench.namequeries import ALL_TYPES
     r = sub.add_parser('recall', help='the recall harness: derived name queries, per-query diffs against a git ref or a configuration, regress cases')
     r.add_argument('--corpus', default='all', choices=['pdfs', 'code', 'all']); r.add_argument('--queries', help='query set TSV (default: recall/queries.tsv)')
-    r.add_argument('--types', nargs='+', choices=TYPES, help='query types (default: all)'); r.add_argument('--config', default=DEFAULT_CONFIG, help="factors joined by '+' (default: %(default)s)")
+    r.add_argument('--types', nargs='+', choices=ALL_TYPES, help='query types (default: all)'); r.add_argument('--config', default=DEFAULT_CONFIG, help="factors joined by '+' (default: %(default)s)")
     r.add_argument('--limit', type=int, help='queries per corpus (default: all)'); r.add_argument('--k', type=int, default=50, help='results kept per query (default: %(default)s)')
     r.add_argument('--encoder', default=DEFAULTS.encoder); r.add_argument('--misses', action='store_true', help='list every query whose source is not #1')
     r.add_argument('--json', action='store_true', help='print the report as one JSON object'); r.add_argument('--bench', type=int, metavar='REPS', help='time each query through both sides REPS times')

@@ -191,13 +191,18 @@ def file_sha256(path) -> str:
     return h.hexdigest()
 
 # %% ../nbs/00_core.ipynb #8f4528b7
+def _is_root(d: Path) -> bool:
+    s = d / 'settings.ini'
+    return s.exists() and 'lib_name = litebench' in s.read_text(errors='ignore')
+
 def project_root(start=None) -> Path | None:
-    "The nearest folder at or above `start` holding litebench's `settings.ini`, if any."
+    "The nearest folder at or above `start` (the current folder) holding litebench's `settings.ini`; else the checkout litebench is imported from; else None."
     p = Path(start or Path.cwd()).resolve()
-    for d in (p, *p.parents):
-        s = d / 'settings.ini'
-        if s.exists() and 'lib_name = litebench' in s.read_text(errors='ignore'): return d
-    return None
+    if d := next((d for d in (p, *p.parents) if _is_root(d)), None): return d
+    from importlib.util import find_spec
+    spec = find_spec('litebench')
+    d = Path(spec.origin).resolve().parents[1] if spec and spec.origin else None
+    return d if d and _is_root(d) else None
 
 def data_dir(sub: str = '') -> Path:
     "litebench's data folder (or a sub-folder of it), created on demand."

@@ -11,8 +11,8 @@ from .core import Gold, Question, doc_text
 from .names import name_words, doc_label
 
 # %% auto #0
-__all__ = ['TYPES', 'HEADER', 'Named', 'source_gold', 'pdf_named', 'code_named', 'derive_name', 'NameQuery', 'name_queries',
-           'write_query_set', 'read_query_set', 'as_questions']
+__all__ = ['TYPES', 'SENTENCE_TYPES', 'ALL_TYPES', 'HEADER', 'Named', 'source_gold', 'pdf_named', 'code_named', 'derive_name',
+           'NameQuery', 'name_queries', 'sentence_queries', 'write_query_set', 'read_query_set', 'as_questions']
 
 # %% ../nbs/10b_namequeries.ipynb #7585f0c3
 TYPES = ('exact', 'case', 'abbr3', 'abbr2', 'first+last', 'consonants', 'typo', 'glob', 'qualified')
@@ -124,6 +124,21 @@ def name_queries(named,               # the corpus's `Named` nodes
             if kind != 'glob' and (_ambiguous(q, x.qualified, quals) if kind == 'qualified' else _ambiguous(q, x.name, names) or names.count(x.name.casefold()) > 1): continue
             seen.add(q); out.append(NameQuery(x.corpus, q, kind, x.source))
     return out
+
+# %% ../nbs/10b_namequeries.ipynb #5e7a1c21
+SENTENCE_TYPES = {'verbatim': 'sentence', 'degraded': 'sentence-degraded', 'typo': 'sentence-typo', 'abbrev': 'sentence-abbrev'}
+ALL_TYPES = TYPES + tuple(SENTENCE_TYPES.values())
+
+def sentence_queries(docs,             # the corpus's documents, a list of `Pages`
+                     n: int = 150,     # units sampled (one sentence each)
+                     seed: int = 0     # the sampling, degrading and typo seed
+                    ) -> list:
+    "`NameQuery` rows of the sentence families: `n` verbatim sentences and their degraded, typo and abbreviated variants, each sourced to its unit."
+    from litebench.tree import build_tree
+    from litebench.queries import verbatim_queries, derive, term_df
+    vs = verbatim_queries(docs, n, seed, trees=[build_tree(d) for d in docs])
+    qs = vs + derive(vs, ('degraded', 'typo', 'abbrev'), df=term_df(p.text for d in docs for p in d), seed=seed)
+    return [NameQuery('pdfs', q.text, SENTENCE_TYPES[q.kind], ' › '.join((q.doc, *q.unit_path))) for q in qs]
 
 # %% ../nbs/10b_namequeries.ipynb #12bd909d
 HEADER = ['corpus', 'query', 'type', 'source']

@@ -12,26 +12,38 @@ from fastcore.basics import patch
 from typing import NamedTuple
 
 # %% auto #0
-__all__ = ['name_words', 'compact', 'abbreviates', 'one_typo', 'subsequence', 'name_score', 'NameIndex', 'doc_label',
+__all__ = ['name_words', 'compact', 'subsequence', 'abbreviates', 'one_typo', 'name_score', 'NameIndex', 'doc_label',
            'node_forms']
 
 # %% ../nbs/07a_names.ipynb #93701d8e
 _camel = re.compile(r'[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+[a-z]*')
 
+@lru_cache(maxsize=1 << 17)
+def _words(s: str) -> tuple: return tuple(w.lower() for part in re.split(r'[\W_]+', s) for w in _camel.findall(part))
+
 def name_words(s: str) -> list:
     "A name's words, lower case: `test_float_limits`, `TestFloatLimits` and 'Test float limits' all give test, float, limits."
-    return [w.lower() for part in re.split(r'[\W_]+', s) for w in _camel.findall(part)]
+    return list(_words(s))
 
+@lru_cache(maxsize=1 << 17)
 def compact(s: str) -> str:
     "A name's letters and digits, lower case: the form prefixes and substrings are matched on."
-    return ''.join(name_words(s))
+    return ''.join(_words(s))
 
 # %% ../nbs/07a_names.ipynb #05d33219
+def subsequence(q: str, c: str) -> bool:
+    "Whether the letters of `q` occur in `c` in order, the first letters equal."
+    if not q or not c or q[0] != c[0]: return False
+    it = iter(c)
+    return all(ch in it for ch in q)
+
 def abbreviates(q: str, ws: tuple) -> float:
     "The share of `q` typed as starts of the words `ws` in order (the first word's start first), minus skips; 0 when it cannot be."
-    @lru_cache(maxsize=None)
+    if not q or not ws or not ws[0] or q[0] != ws[0][0] or not subsequence(q, ''.join(ws)): return 0.0   # cheap refusals first
+    memo = {}
     def go(i, j):
         if i == len(q): return 0
+        if (i, j) in memo: return memo[i, j]
         best = None
         for k in range(j, len(ws)):
             w = ws[k]; n = 0
@@ -40,15 +52,16 @@ def abbreviates(q: str, ws: tuple) -> float:
                 r = go(i + L, k + 1)
                 if r is not None and (best is None or r + (k - j) < best): best = r + (k - j)
             if j == 0: break      # the first word must start the query
+        memo[i, j] = best
         return best
-    skips = go(0, 0) if q and ws else None
+    skips = go(0, 0)
     return 0.0 if skips is None else max(0.05, 1 - 0.1 * skips)
 
 def one_typo(q: str, c: str) -> bool:
     "Whether `q` is `c`, or a start of `c` at least as long as `q` less one, with one slip: an adjacent swap, a letter dropped, added or changed."
-    if len(q) < 4: return False
+    if len(q) < 4 or len(c) < len(q) - 1 or len(set(q) - set(c[:len(q) + 1])) > 1: return False   # cheap refusals: too short, or two letters foreign to it
     for t in {c, c[:len(q)], c[:len(q) + 1], c[:max(len(q) - 1, 0)]}:
-        if abs(len(t) - len(q)) > 1 or t == q: continue
+        if abs(len(t) - len(q)) > 1 or t == q or len(set(q).symmetric_difference(t)) > 2: continue
         if len(t) == len(q):
             d = [i for i in range(len(q)) if q[i] != t[i]]
             if len(d) == 1 or (len(d) == 2 and d[1] == d[0] + 1 and q[d[0]] == t[d[1]] and q[d[1]] == t[d[0]]): return True
@@ -60,29 +73,27 @@ def one_typo(q: str, c: str) -> bool:
 # %% ../nbs/07a_names.ipynb #07eb3c4a
 def _trigrams(s: str) -> set: return {s[i:i + 3] for i in range(len(s) - 2)}
 
-def subsequence(q: str, c: str) -> bool:
-    "Whether the letters of `q` occur in `c` in order, the first letters equal."
-    if not q or not c or q[0] != c[0]: return False
-    it = iter(c)
-    return all(ch in it for ch in q)
+@lru_cache(maxsize=1 << 17)
+def _form(s: str) -> tuple:
+    "What scoring reads of a name, computed once: compact form, words, trigrams, every start of a word, the words."
+    c, ws = compact(s), _words(s)
+    return c, ws, frozenset(_trigrams(c)), frozenset(w[:i] for w in ws for i in range(1, len(w) + 1)), frozenset(ws)
 
 def name_score(q: str,      # the query as typed
                name: str    # one form of a name: a title, a definition name, 'Owner.name', 'document title'
               ) -> float:
     "How well `q` could have been typed from `name`: 1 for the whole name, down to 0 for no reading."
-    qc, c = compact(q), compact(name)
+    (qc, qw, g, _, _), (c, ws, gc, starts, wset) = _form(q), _form(name)
     if not qc or not c: return 0.0
     if '*' in q or '?' in q: return 0.85 if fnmatchcase(name.lower(), q.lower()) or fnmatchcase(c, q.lower().replace('_', '')) else 0.0
     if qc == c: return 1.0
     if c.startswith(qc): return 0.85 + 0.1 * len(qc) / len(c)
-    ws, qw = tuple(name_words(name)), name_words(q)
-    if len(qw) > 1 and all(any(w == x if x.isdigit() else w.startswith(x) for w in ws) for x in qw): return 0.7 + 0.1 * len(qw) / len(ws)
+    if len(qw) > 1 and all(x in wset if x.isdigit() else x in starts for x in qw): return 0.7 + 0.1 * len(qw) / len(ws)   # each word a start of one of the name's (a number: one of them)
     if (a := abbreviates(qc, ws)) > 0: return 0.55 + 0.1 * a + 0.1 * len(qc) / len(c)
     if one_typo(qc, c): return 0.6 + 0.1 * len(qc) / len(c)
     if qc in c: return 0.5 + 0.1 * len(qc) / len(c)
     if subsequence(qc, c): return 0.3 + 0.1 * len(qc) / len(c)
-    g = _trigrams(qc)
-    return 0.25 * len(g & _trigrams(c)) / len(g | _trigrams(c)) if g else 0.0
+    return 0.25 * len(g & gc) / len(g | gc) if g else 0.0
 
 # %% ../nbs/07a_names.ipynb #eea4f078
 class NameIndex:

@@ -14,8 +14,8 @@ from .namequeries import read_query_set, as_questions
 
 # %% auto #0
 __all__ = ['CORPORA', 'DEFAULT_CONFIG', 'HEAD', 'recall_config', 'recall_stack', 'item_label', 'run_side', 'summarize_side',
-           'make_query_set', 'diff_sides', 'read_regress', 'check_regress', 'bench', 'base_tree', 'run_base',
-           'query_set', 'recall', 'losses', 'render']
+           'make_query_set', 'diff_sides', 'paired_first', 'read_regress', 'check_regress', 'bench', 'base_tree',
+           'run_base', 'query_set', 'recall', 'losses', 'render']
 
 # %% ../nbs/18_recall.ipynb #4b159a6d
 CORPORA = ('pdfs', 'code')
@@ -62,10 +62,19 @@ def run_side(corpus: str, queries, cfg: str = DEFAULT_CONFIG, encoder: str = 'ls
     return dict(corpus=corpus, config=c.name, index_s=index_s, query_s=sum(p['ms'] or 0 for p in per) / 1e3, run=str(run), queries=per, stack=stack)
 
 # %% ../nbs/18_recall.ipynb #3a73041d
+def _hits(ps, m: str) -> list:
+    "Per query, 1 when its source is #1 (`m`='first'), in the top 10 ('top10') or found at all ('found')."
+    return [int(p['rank'] is not None and (m == 'found' or p['rank'] <= (1 if m == 'first' else 10))) for p in ps]
+
 def _counts(ps) -> dict:
-    n = len(ps); r = [p['rank'] for p in ps]
-    c = dict(n=n, first=sum(x == 1 for x in r), top10=sum(x is not None and x <= 10 for x in r), found=sum(x is not None for x in r))
-    return c | {f'{m}_share': round(c[m] / n, 4) if n else None for m in ('first', 'top10', 'found')}
+    "Counts and shares of #1, top 10 and found, with the 95% interval of each share."
+    from litebench.stats import bootstrap_ci
+    c = dict(n=len(ps))
+    for m in ('first', 'top10', 'found'):
+        h = _hits(ps, m); c[m] = sum(h)
+        _, lo, hi = bootstrap_ci(h) if h else (None, None, None)
+        c |= {f'{m}_share': round(c[m] / len(ps), 4) if ps else None, f'{m}_lo': lo and round(lo, 4), f'{m}_hi': hi and round(hi, 4)}
+    return c
 
 def _doc(p: dict, corpus: str) -> str:
     f = p['source'].split(' › ')[0]
@@ -80,16 +89,22 @@ def summarize_side(side: dict) -> dict:
                 by_type=group('type'), by_doc=group('doc'), errors=sum(bool(p.get('error')) for p in ps))
 
 # %% ../nbs/18_recall.ipynb #e07c290f
-def make_query_set(path=None, n: int = 350, seed: int = 0) -> Path:
-    "Write the query set of both corpora (`n` sampled nodes each, seeded) to `path` (default `recall/queries.tsv`)."
+def make_query_set(path=None,            # where to write it; None: `recall/queries.tsv`
+                   n: int = 350,         # named nodes sampled per corpus
+                   seed: int = 0,        # the sampling seed
+                   sentences: int = 150  # units sampled for the sentence families (PDFs)
+                  ) -> Path:
+    "Write the query set of both corpora: name queries of `n` sampled nodes each, and the PDFs' sentence families, seeded."
     import random
     from litebench.corpus import corpus_files, code_files
     from litebench.code import read_code
-    from litebench.namequeries import pdf_named, code_named, name_queries, write_query_set
+    from litebench.pdf import read_corpus
+    from litebench.namequeries import pdf_named, code_named, name_queries, sentence_queries, write_query_set
     qs = name_queries(pdf_named(corpus_files()), n, seed) + name_queries(code_named(read_code(code_files())), n, seed)
+    qs += sentence_queries(read_corpus(corpus_files())[0], sentences, seed)
     random.Random(seed).shuffle(qs)
     path = Path(path) if path else (project_root() or Path.cwd()) / 'recall' / 'queries.tsv'
-    return write_query_set(path, sorted(qs, key=lambda q: q.corpus), f'made by litebench.recall.make_query_set(n={n}, seed={seed})')
+    return write_query_set(path, sorted(qs, key=lambda q: q.corpus), f'made by litebench.recall.make_query_set(n={n}, seed={seed}, sentences={sentences})')
 
 # %% ../nbs/18_recall.ipynb #008719ae
 def _worse(a, b) -> bool: return (b or 10**9) > (a or 10**9)
@@ -105,6 +120,20 @@ def diff_sides(base: dict, new: dict) -> dict:
         case = dict(corpus=new['corpus'], query=p['query'], type=p['type'], source=p['source'], rank_base=a['rank'], rank_new=p['rank'], took_first=took)
         if a['rank'] == 1 and p['rank'] != 1: out['lost_first'].append(case)
         if a['rank'] is not None and a['rank'] <= 10 and (p['rank'] is None or p['rank'] > 10): out['lost_top10'].append(case)
+    out['by_type'] = paired_first(base, new)
+    return out
+
+def paired_first(base: dict, new: dict) -> list:
+    "Per type, and for all queries, the paired comparison of #1 (0/1 per query) from `base` to `new`: shares, delta, interval, McNemar p, verdict."
+    from litebench.stats import compare
+    A = {p['qid']: p for p in base['queries']}
+    ps = [(A[p['qid']], p) for p in new['queries'] if p['qid'] in A]
+    out = []
+    for t in sorted({b['type'] for _, b in ps}) + ['all']:
+        pair = [(a, b) for a, b in ps if t in ('all', b['type'])]
+        d = compare(_hits([a for a, _ in pair], 'first'), _hits([b for _, b in pair], 'first'), ('base', 'new'), binary=True)
+        out.append(dict(type=t, n=d['n'], base=round(d['mean_a'], 4), new=round(d['mean_b'], 4), delta=round(d['delta'], 4), lo=round(d['lo'], 4), hi=round(d['hi'], 4),
+                        p=d['p'] if d['p'] is None else round(d['p'], 4), verdict=d['verdict']))
     return out
 
 # %% ../nbs/18_recall.ipynb #efe7bced
@@ -243,19 +272,24 @@ def _md(rows, cols=None) -> str:
     if cols: df = df[[c for c in cols if c in df]]
     return df.to_markdown(index=False) if len(df) else '(none)'
 
-HEAD = ['n', 'first', 'first_share', 'top10', 'top10_share', 'found', 'found_share']
+HEAD = ['n', '#1', 'top 10', 'found']
+
+def _shown(c: dict) -> dict:
+    "A counts dict as a report row: each measure as 'count (share [lo, hi])'."
+    f = lambda m: f"{c[m]} ({c[m + '_share']:.3f} [{c[m + '_lo']:.3f}, {c[m + '_hi']:.3f}])" if c['n'] else '0'
+    return {k: v for k, v in c.items() if not k.startswith(('first', 'top10', 'found'))} | {'#1': f('first'), 'top 10': f('top10'), 'found': f('found')}
 
 def render(rep: dict, misses: bool = False) -> str:
     "The harness's report as markdown."
     out = [f"# recall: {', '.join(rep['corpus'])}; configuration {rep['config']}" + (f"; baseline {rep['base']}" if rep['base'] else ''), '',
            f"{rep['queries']} queries. A query's source is #1, in the top 10, or found at any depth of the results kept.", '', '## Headline', '',
-           _md([dict(corpus=r['corpus'], side=r['side'], config=r['config'], **r['headline']) for r in rep['runs']]), '']
+           _md([dict(corpus=r['corpus'], side=r['side'], config=r['config'], **_shown(r['headline'])) for r in rep['runs']]), '']
     for r in rep['runs']:
-        out += [f"## Per type: {r['corpus']}, {r['side']} ({r['config']})", '', _md(r['by_type'], ['type', *HEAD]), '',
-                f"## Per {'project' if r['corpus'] == 'code' else 'document'}: {r['corpus']}, {r['side']}", '', _md(r['by_doc'], ['doc', *HEAD]), '']
+        out += [f"## Per type: {r['corpus']}, {r['side']} ({r['config']})", '', _md([_shown(x) for x in r['by_type']], ['type', *HEAD]), '',
+                f"## Per {'project' if r['corpus'] == 'code' else 'document'}: {r['corpus']}, {r['side']}", '', _md([_shown(x) for x in r['by_doc']], ['doc', *HEAD]), '']
     for d in rep['diff']:
         out += [f"## Diff against the baseline: {d['corpus']}", '', f"{d['moved_up']} sources moved up, {d['moved_down']} down; {d['top10_changed']} queries' top 10 changed; "
-                f"{len(d['lost_first'])} lost #1, {len(d['lost_top10'])} lost the top 10.", '']
+                f"{len(d['lost_first'])} lost #1, {len(d['lost_top10'])} lost the top 10.", '', '### Share at #1 per type, paired (base → new)', '', _md(d.get('by_type', [])), '']
         if d['lost_first']: out += ['### Lost #1', '', _md(d['lost_first'], ['query', 'type', 'source', 'rank_base', 'rank_new', 'took_first']), '']
         if d['lost_top10']: out += ['### Lost the top 10', '', _md(d['lost_top10'], ['query', 'type', 'source', 'rank_base', 'rank_new', 'took_first']), '']
     if rep['regress']:
