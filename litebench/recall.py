@@ -250,7 +250,8 @@ def recall(corpus: str = 'all', queries=None, types=None, cfg: str = DEFAULT_CON
         if regress and regress_file: args += ['--regress', str(Path(regress_file).resolve())]
         got = run_base(base, args)
         for r in got['runs']:
-            r = r | dict(side='base', ref=base); rep['runs'].append(r)
+            h = r['headline']   # the tables again by this tree's definitions, from the baseline's per-query results, so both sides are counted alike
+            r = r | summarize_side(r | dict(index_s=h['index_s'], query_s=h['query_s'])) | dict(side='base', ref=base); rep['runs'].append(r)
             new = next(x for x in rep['runs'] if x['side'] == 'new' and x['corpus'] == r['corpus'])
             rep['diff'].append(diff_sides(r, new))
         rep['regress'] += [r | dict(side='base') for r in got.get('regress', [])]
