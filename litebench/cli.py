@@ -162,7 +162,7 @@ def cmd_recall(args) -> int:
     from litebench import recall as R
     if args.base and args.base_config: raise ValueError('--base and --base-config: choose one baseline')
     rep, code = R.recall(args.corpus, args.queries, args.types, args.config, args.limit, args.k, args.encoder, args.base, args.base_config,
-                         args.bench or 0, not args.no_regress, args.fail_on_loss, args.regress)
+                         args.bench or 0, not args.no_regress, args.fail_on_loss, args.regress, progress=not args.quiet)
     print(json.dumps(rep, indent=1, default=str) if args.json else R.render(rep, misses=args.misses))
     if code: print(f"ERROR: {len(rep['losses'])} loss(es): {rep['losses'][0]}", file=sys.stderr)
     return code
@@ -179,6 +179,7 @@ def _recall_parser(sub):
     r.add_argument('--base', metavar='REF', help='baseline: litebench at this git ref, in its own process'); r.add_argument('--base-config', metavar='NAME', help='baseline: another configuration of this tree')
     r.add_argument('--fail-on-loss', action='store_true', help='exit 1 when a source or a regress case was lost')
     r.add_argument('--no-regress', action='store_true', help='skip the regress cases'); r.add_argument('--regress', help='regress cases TSV (default: recall/regress.tsv)')
+    r.add_argument('--quiet', action='store_true', help='no plan line, no progress bars')
     r.set_defaults(fn=cmd_recall)
 
 # %% ../nbs/17_cli.ipynb #e123b90a

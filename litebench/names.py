@@ -12,8 +12,8 @@ from fastcore.basics import patch
 from typing import NamedTuple
 
 # %% auto #0
-__all__ = ['name_words', 'compact', 'subsequence', 'abbreviates', 'one_typo', 'name_score', 'NameIndex', 'doc_label',
-           'node_forms']
+__all__ = ['MIN_READING', 'name_words', 'compact', 'subsequence', 'abbreviates', 'one_typo', 'name_score', 'NameIndex',
+           'doc_label', 'node_forms']
 
 # %% ../nbs/07a_names.ipynb #93701d8e
 _camel = re.compile(r'[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+[a-z]*')
@@ -79,6 +79,8 @@ def _form(s: str) -> tuple:
     c, ws = compact(s), _words(s)
     return c, ws, frozenset(_trigrams(c)), frozenset(w[:i] for w in ws for i in range(1, len(w) + 1)), frozenset(ws)
 
+MIN_READING = 0.3   # the lowest score of a reading of the name (its letters in order); below it, shared trigrams only
+
 def name_score(q: str,      # the query as typed
                name: str    # one form of a name: a title, a definition name, 'Owner.name', 'document title'
               ) -> float:
@@ -86,7 +88,7 @@ def name_score(q: str,      # the query as typed
     (qc, qw, g, _, _), (c, ws, gc, starts, wset) = _form(q), _form(name)
     if not qc or not c: return 0.0
     if '*' in q or '?' in q: return 0.85 if fnmatchcase(name.lower(), q.lower()) or fnmatchcase(c, q.lower().replace('_', '')) else 0.0
-    if qc == c: return 1.0
+    if qc == c: return 1.0 if q == name else 0.98   # as written, or the same letters in another case or with other separators
     if c.startswith(qc): return 0.85 + 0.1 * len(qc) / len(c)
     if len(qw) > 1 and all(x in wset if x.isdigit() else x in starts for x in qw): return 0.7 + 0.1 * len(qw) / len(ws)   # each word a start of one of the name's (a number: one of them)
     if (a := abbreviates(qc, ws)) > 0: return 0.55 + 0.1 * a + 0.1 * len(qc) / len(c)

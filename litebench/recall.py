@@ -25,7 +25,7 @@ def recall_config(name: str):
     "The configuration a '+'-joined factor list names (e.g. 'keyword+tree+sections+names', or 'names' alone)."
     return config(name, [f.strip() for f in name.split('+') if f.strip()])
 
-def recall_stack(corpus: str, encoder: str = 'lsa', k: int = 50, store_dir=None):
+def recall_stack(corpus: str, encoder: str = 'lsa', k: int = 50, store_dir=None, progress: bool = False):
     "The `Stack` of a corpus ('pdfs' or 'code'), indexed into `store_dir` (a new temporary folder when None)."
     from litebench.systems import Stack
     if corpus not in CORPORA: raise ValueError(f'--corpus {corpus}: choose pdfs, code or all')
@@ -34,7 +34,7 @@ def recall_stack(corpus: str, encoder: str = 'lsa', k: int = 50, store_dir=None)
         from litebench.code import read_code
         from litebench.corpus import code_files
         docs = read_code(code_files())
-    return Stack(encoder, docs=docs, store_dir=store_dir or tempfile.mkdtemp(prefix='recall-'), limit=k)
+    return Stack(encoder, docs=docs, store_dir=store_dir or tempfile.mkdtemp(prefix='recall-'), limit=k, progress=progress)
 
 def item_label(it: dict, corpus: str) -> str:
     "How a result reads in a report: 'file › heading path' (PDF), 'file:line name' (code)."
@@ -45,17 +45,17 @@ def item_label(it: dict, corpus: str) -> str:
 def _rank(row: dict) -> int | None:
     return next((it['rank'] for it in row.get('items', []) if it['gold']), None)
 
-def run_side(corpus: str, queries, cfg: str = DEFAULT_CONFIG, encoder: str = 'lsa', k: int = 50, stack=None, out=None) -> dict:
+def run_side(corpus: str, queries, cfg: str = DEFAULT_CONFIG, encoder: str = 'lsa', k: int = 50, stack=None, out=None, progress: bool = False) -> dict:
     "One side's results over the corpus's `queries` (`NameQuery`s): index and query time, and per query its rank and top 10."
     from litebench.runner import run_questions
     from litebench.runs import read_run
     from litebench.systems import config_system
     qs = [q for q in queries if q.corpus == corpus]
     if not qs: raise ValueError(f'no queries for corpus {corpus!r}')
-    t = time.perf_counter(); stack = stack or recall_stack(corpus, encoder, k); index_s = time.perf_counter() - t
+    t = time.perf_counter(); stack = stack or recall_stack(corpus, encoder, k, progress=progress); index_s = time.perf_counter() - t
     questions, c = as_questions(qs), recall_config(cfg)
     run = run_questions(questions, {c.name: config_system(stack, c)}, name=f'recall-{corpus}', k=k, stack=stack, out=out or tempfile.mkdtemp(prefix='recall-runs-'),
-                        params=dict(preset='recall', corpus=corpus, config=c.name), summary=dict(group=('suite',), n_boot=10))
+                        params=dict(preset='recall', corpus=corpus, config=c.name), summary=dict(group=('suite',), n_boot=10), progress=progress)
     rows = {r['qid']: r for r in read_run(run)['rows']}
     per = [dict(qid=x.id, query=q.query, type=q.type, source=q.source, rank=_rank(rows[x.id]), ms=rows[x.id].get('ms'),
                 top=[item_label(it, corpus) for it in rows[x.id].get('items', [])[:10]], error=rows[x.id].get('error')) for x, q in zip(questions, qs)]
@@ -222,19 +222,21 @@ def _regress_side(side: dict, cases, cfg: str) -> list:
 # %% ../nbs/18_recall.ipynb #d9bc55e9
 def recall(corpus: str = 'all', queries=None, types=None, cfg: str = DEFAULT_CONFIG, limit: int | None = None, k: int = 50,
            encoder: str = 'lsa', base: str | None = None, base_config: str | None = None, bench_reps: int = 0,
-           regress: bool = True, fail_on_loss: bool = False, regress_file=None) -> tuple:
+           regress: bool = True, fail_on_loss: bool = False, regress_file=None, progress: bool = False) -> tuple:
     "Run the harness; (report dict, exit code): 1 when `fail_on_loss` and a source or a regress case was lost."
     corpora = CORPORA if corpus == 'all' else (corpus,)
     qs = query_set(queries, corpora, types, limit)
     cases = read_regress(regress_file) if regress else []
+    if progress: print(f"recall: {len(qs)} queries ({', '.join(f'{c} {sum(q.corpus == c for q in qs)}' for c in corpora)}), configuration {cfg}"
+                       + (f', baseline {base or base_config}' if base or base_config else '') + (f', {len(cases)} regress cases' if regress else ''), file=sys.stderr)
     rep = dict(corpus=list(corpora), config=cfg, base=base or base_config, queries=len(qs), runs=[], diff=[], regress=[], bench={})
     for c in corpora:
-        new = run_side(c, qs, cfg, encoder, k) | dict(side='new')
+        new = run_side(c, qs, cfg, encoder, k, progress=progress) | dict(side='new')
         rep['runs'].append(_public(new))
         if regress: rep['regress'] += [r | dict(side='new') for r in _regress_side(new, cases, cfg)]
         old = None
         if base_config:
-            old = run_side(c, qs, base_config, encoder, k, stack=new['stack']) | dict(side='base')   # same tree, same index: only the configuration differs
+            old = run_side(c, qs, base_config, encoder, k, stack=new['stack'], progress=progress) | dict(side='base')   # same tree, same index: only the configuration differs
             rep['runs'].append(_public(old))
             if regress: rep['regress'] += [r | dict(side='base') for r in _regress_side(old, cases, base_config)]
         if bench_reps:
@@ -285,6 +287,10 @@ def render(rep: dict, misses: bool = False) -> str:
     out = [f"# recall: {', '.join(rep['corpus'])}; configuration {rep['config']}" + (f"; baseline {rep['base']}" if rep['base'] else ''), '',
            f"{rep['queries']} queries. A query's source is #1, in the top 10, or found at any depth of the results kept.", '', '## Headline', '',
            _md([dict(corpus=r['corpus'], side=r['side'], config=r['config'], **_shown(r['headline'])) for r in rep['runs']]), '']
+    for r in rep['runs']:
+        if r.get('errors'):
+            first = next((p['error'] for p in r.get('queries', []) if p.get('error')), '')
+            out += [f"**{r['errors']} queries of {r['corpus']} ({r['side']}) failed with an error and count as misses**; the first: {first}", '']
     for r in rep['runs']:
         out += [f"## Per type: {r['corpus']}, {r['side']} ({r['config']})", '', _md([_shown(x) for x in r['by_type']], ['type', *HEAD]), '',
                 f"## Per {'project' if r['corpus'] == 'code' else 'document'}: {r['corpus']}, {r['side']}", '', _md([_shown(x) for x in r['by_doc']], ['doc', *HEAD]), '']

@@ -205,14 +205,15 @@ def _key(it: Item) -> tuple: return (it.file, tuple(it.path), it.pages)
 def with_names(base: Builtin, k: float = 60) -> Builtin:
     "`base` fused with the names lane over the same stack (alone when `base` returns nothing); each name votes with twice its own score."
     from litebench.store import rrf
-    import litebench.names   # adds `TreeStore.names`
+    from litebench.names import MIN_READING   # and adds `TreeStore.names`
     stack = base.stack
     def run(q, v):
         a, b = base.run(q, v), _secs(stack, stack.tree.names(q, limit=stack.limit))
         b = [x for x in b if x.score >= b[0].score / 2]   # the lane votes only for names nearly as good as its best
         if not a: return b
         by, sc = {}, dict(rrf([[_key(x) for x in a]], k))
-        for it in a + b: by.setdefault(_key(it), it)
-        for r, x in enumerate(b, 1): sc[_key(x)] = sc.get(_key(x), 0.0) + 2 * x.score / (k + r)   # a name typed well outweighs text, one merely started less so
+        votes = [(r, x) for r, x in enumerate(b, 1) if x.score >= MIN_READING]   # shared trigrams alone do not vote
+        for it in a + [x for _, x in votes]: by.setdefault(_key(it), it)
+        for r, x in votes: sc[_key(x)] = sc.get(_key(x), 0.0) + 2 * x.score / (k + r)   # a name typed well outweighs text, one merely started less so
         return [by[key]._replace(score=sc[key]) for key in sorted(by, key=lambda key: -sc[key])[:stack.limit]]   # ties: first seen first
     return Builtin(stack, run, base.kind, **{**base.tags, 'names': True})
