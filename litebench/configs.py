@@ -11,12 +11,14 @@ import yaml
 from .core import text_hash
 
 # %% auto #0
-__all__ = ['FACTORS', 'LANES', 'GENERATED', 'Config', 'config', 'label', 'ladder', 'loo', 'factorial', 'load_configs',
-           'parse_spec']
+__all__ = ['FACTORS', 'LANES', 'OPTIONS', 'NAMED', 'GENERATED', 'Config', 'config', 'label', 'ladder', 'loo', 'factorial',
+           'load_configs', 'parse_spec']
 
 # %% ../nbs/11b_configs.ipynb #b64c9090
 FACTORS = ('keyword', 'vector', 'tree', 'heading', 'spans', 'sections', 'kw_all')
 LANES = ('names',)   # factors a configuration may name that the generated designs leave out (`ladder(FACTORS + LANES)` adds them)
+OPTIONS = ('kw_relax', 'fuse_minmax', 'fuse_adapt', 'rerank')   # choices on trial, measured against the default; the generated designs leave them out too
+NAMED = FACTORS + LANES + OPTIONS
 
 class Config(NamedTuple):
     "A named set of factors."
@@ -27,16 +29,17 @@ class Config(NamedTuple):
     def digest(self) -> str: return text_hash(json.dumps(sorted(self.factors)))
 
 def config(name: str,  # the configuration's name
-           factors     # its factors, each one of `FACTORS`
+           factors     # its factors, each one of `NAMED` (`FACTORS`, `LANES`, `OPTIONS`)
           ) -> Config:
-    "A `Config`, its factors checked against `FACTORS`."
+    "A `Config`, its factors checked against `NAMED`."
     fs = frozenset(factors)
-    if bad := sorted(fs - set(FACTORS + LANES)): raise ValueError(f'configuration {name!r}: unknown factors {bad}; known: {", ".join(FACTORS + LANES)}')
+    if bad := sorted(fs - set(NAMED)): raise ValueError(f'configuration {name!r}: unknown factors {bad}; known: {", ".join(NAMED)}')
+    if {'kw_all', 'kw_relax'} <= fs: raise ValueError(f'configuration {name!r}: kw_all and kw_relax are two keyword modes; name one')
     return Config(name, fs)
 
 def label(factors) -> str:
-    "A readable name for a set of factors, in `FACTORS` order ('none' when empty)."
-    return '+'.join(f for f in FACTORS + LANES if f in factors) or 'none'
+    "A readable name for a set of factors, in `NAMED` order ('none' when empty)."
+    return '+'.join(f for f in NAMED if f in factors) or 'none'
 
 # %% ../nbs/11b_configs.ipynb #fa135446
 def ladder(factors=FACTORS) -> list:

@@ -10,13 +10,15 @@ from bisect import bisect_left
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 import numpy as np
 from .core import Chunk, Hit, text_hash
 from .encode import one_thread
 
 # %% auto #0
-__all__ = ['TOKENIZE', 'MODES', 'check_weights', 'rrf', 'valid_text', 'fts_tokens', 'fts_terms', 'query_terms', 'fts_query',
-           'StoreError', 'FlatStore', 'SyncReport', 'Snapshot', 'common_terms', 'Postings', 'positive_int']
+__all__ = ['TOKENIZE', 'KW_MODES', 'MODES', 'FUSIONS', 'check_weights', 'rrf', 'minmax', 'valid_text', 'fts_tokens', 'fts_terms',
+           'query_terms', 'fts_query', 'StoreError', 'FlatStore', 'SyncReport', 'Snapshot', 'common_terms', 'Leg',
+           'Postings', 'positive_int', 'window', 'lexical']
 
 # %% ../nbs/06_store.ipynb #9889a8b5
 def _real(x) -> bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
@@ -42,6 +44,22 @@ def rrf(rankings,       # lists of ids, best first
     for r, w in zip(rankings, weights):
         for i, x in enumerate(r, 1):
             score[x] = score.get(x, 0.0) + w / (k + i); best[x] = min(best.get(x, i), i)
+    return sorted(score.items(), key=lambda t: (-t[1], best[t[0]], t[0]))
+
+# %% ../nbs/06_store.ipynb #5c0f7a02
+def minmax(rankings,       # lists of ids, best first
+           scores,         # each ranking's scores, in its order (higher is better)
+           weights=None    # one per ranking; None: all 1
+          ) -> list:
+    "Fuse rankings by a convex combination of their min-max scaled scores: [(id, score)], best first."
+    weights = [1.0] * len(rankings) if weights is None else check_weights(weights, len(rankings))
+    tot = sum(weights) or 1.0
+    score, best = {}, {}
+    for r, sc, w in zip(rankings, scores, weights):
+        if len(r) != len(sc): raise ValueError(f'a ranking of {len(r)} ids has {len(sc)} scores')
+        lo, hi = (min(sc), max(sc)) if len(sc) else (0, 0)
+        for i, (x, v) in enumerate(zip(r, sc), 1):
+            score[x] = score.get(x, 0.0) + w / tot * ((v - lo) / (hi - lo) if hi > lo else 1.0); best[x] = min(best.get(x, i), i)
     return sorted(score.items(), key=lambda t: (-t[1], best[t[0]], t[0]))
 
 # %% ../nbs/06_store.ipynb #a81c3e52
@@ -327,43 +345,65 @@ def _top(s: np.ndarray, depth: int) -> list:
     if len(idx) > depth: idx = idx[np.argpartition(-s[idx], depth - 1)[:depth]]
     return [int(j) for j in idx[np.lexsort((idx, -s[idx]))]]
 
-def _fts5(self: FlatStore, fq: str, with_ctx: bool, depth: int, docs, pages) -> list:
-    "SQLite's ranking (`MATCH … ORDER BY bm25`): row ids, best first."
-    fq = fq if with_ctx else f'{{text}} : ({fq})'
-    sql, args = 'SELECT fts.rowid FROM fts', [fq]
+def _fts5(self: FlatStore, fq: str, with_ctx: bool, depth: int, docs, pages, most=()) -> tuple:
+    "SQLite's ranking (`MATCH … ORDER BY bm25`): (row ids, bm25 scores), best first; given `most` terms, rows holding more of them come first."
+    col = (lambda x: x) if with_ctx else (lambda x: f'{{text}} : ({x})')
+    held = ' + '.join('(fts.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?))' for _ in most)
+    sql, args = f'SELECT fts.rowid, -bm25(fts){", " + held + " AS held" if most else ""} FROM fts', [col(fts_query(t)) for t in most] + [col(fq)]
     if docs or pages:
         sql += ' JOIN chunks c ON c.id = fts.rowid WHERE fts MATCH ?'
         if docs: sql += f' AND c.doc IN ({",".join("?" * len(docs))})'; args += list(docs)
         if pages: sql += ' AND c.p1 >= ? AND c.p0 <= ?'; args += [pages[0], pages[1]]
     else: sql += ' WHERE fts MATCH ?'
-    return [r[0] for r in self.db.execute(sql + ' ORDER BY bm25(fts), fts.rowid LIMIT ?', args + [depth])]
+    rows = self.db.execute(sql + f' ORDER BY {"held DESC, " if most else ""}bm25(fts), fts.rowid LIMIT ?', args + [depth]).fetchall()
+    return [r[0] for r in rows], [r[1] for r in rows]
 
 # %% ../nbs/06_store.ipynb #7e11d2a0
-def _keyword(self: FlatStore, q: str, kw: str, with_ctx: bool, depth: int, docs, pages, max_df: float, min_terms: int = 3, engine: str = 'memory', mem=None) -> list:
-    if kw not in ('any', 'all'): raise ValueError(f"keyword mode must be 'any' or 'all', got {kw!r}")
+KW_MODES = ('any', 'all', 'relax')
+
+class Leg(NamedTuple):
+    "One leg's candidates: row positions best first, their scores, and (keyword leg) the mode that ranked them and how many of its terms each holds."
+    pos: list                # row positions, best first
+    score: list              # their scores (bm25, or cosine), higher is better
+    mode: str | None = None  # the keyword mode that ranked them: 'any', 'all', or 'most' (relax's fallback)
+    held: list | None = None # how many of the leg's terms each holds
+    terms: int = 0           # how many terms the leg searched for
+
+    @property
+    def cover(self) -> float:
+        "The largest share of the leg's terms one of its candidates holds (0 without candidates)."
+        return max(self.held) / self.terms if self.held and self.terms else 0.0
+
+def _terms(m, q: str, mode: str, max_df: float, min_terms: int) -> list:
+    "The leg's terms: every term for 'all', the rarer ones otherwise (see `common_terms`)."
+    return query_terms(q, set() if mode == 'all' else common_terms(q, m.df, m.n, max_df, min_terms))
+
+def _most(s: np.ndarray, held: np.ndarray) -> np.ndarray:
+    "Scores that order candidates by terms held, then by bm25: held + bm25 / (1 + the candidates' best bm25)."
+    return held + s / (1 + (s.max() if len(s) else 0))
+
+def _keyword(self: FlatStore, q: str, kw: str, with_ctx: bool, depth: int, docs, pages, max_df: float, min_terms: int = 3, engine: str = 'memory', mem=None, min_hits: int = 3) -> Leg:
+    if kw not in KW_MODES: raise ValueError(f"keyword mode must be 'any', 'all' or 'relax', got {kw!r}")
     if engine not in ('memory', 'fts5'): raise ValueError(f"engine must be 'memory' or 'fts5', got {engine!r}")
     with self.reading(mem) as m:
-        drop = common_terms(q, m.df, m.n, max_df, min_terms) if kw == 'any' else set()
-        if not m.n: return []
-        if engine == 'fts5':
-            fq = fts_query(q, kw, drop)
-            return [] if fq is None else [m.pos[i] for i in self._fts5(fq, with_ctx, depth, docs, pages)]
-    ts = query_terms(q, drop)
-    if not ts: return []
-    s, mask = m.postings.bm25(ts, kw, with_ctx), _mask(m, docs, pages)
-    return _top(s if mask is None else np.where(mask, s, -np.inf), depth)
+        if not m.n: return Leg([], [], kw)
+        rank = (lambda mode: self._kw_fts5(m, q, mode, with_ctx, depth, docs, pages, max_df, min_terms)) if engine == 'fts5' else \
+               (lambda mode: _kw_memory(m, q, mode, with_ctx, depth, _mask(m, docs, pages), max_df, min_terms))
+        if kw != 'relax': return rank(kw)
+        first = rank('all')
+        return first if len(first.pos) >= min_hits else rank('most')
 
-def _vector(self: FlatStore, qv: np.ndarray, with_ctx: bool, depth: int, docs, pages, mem=None) -> list:
+def _vector(self: FlatStore, qv: np.ndarray, with_ctx: bool, depth: int, docs, pages, mem=None) -> Leg:
     m = self.mem if mem is None else mem
-    if not m.n: return []
+    if not m.n: return Leg([], [])
     mask = _mask(m, docs, pages)
     if m.hnsw is not None:
         got = m.hnsw['ctx' if with_ctx else 'text'].search(qv, depth * (4 if mask is not None else 1))
-        return [j for j in (int(k) for k in got.keys) if mask is None or mask[j]][:depth]
+        keep = [(int(j), 1 - float(d)) for j, d in zip(got.keys, got.distances) if mask is None or mask[int(j)]][:depth]
+        return Leg([j for j, _ in keep], [c for _, c in keep])
     with one_thread(): s = (m.C if with_ctx else m.V) @ qv
-    return _top(s if mask is None else np.where(mask, s, -np.inf), depth)
-
-FlatStore._fts5, FlatStore._keyword, FlatStore._vector = _fts5, _keyword, _vector
+    pos = _top(s if mask is None else np.where(mask, s, -np.inf), depth)
+    return Leg(pos, s[pos].tolist())
 
 # %% ../nbs/06_store.ipynb #67091800
 class Postings:
@@ -396,18 +436,49 @@ def tf(self: Postings, term: str,  # the term
     return np.bincount(self.idx[a:b], weights=w, minlength=self.n)
 
 @patch
+def tally(self: Postings, terms,  # the query's terms
+          prefix: bool,           # a term matches every term it begins
+          with_ctx: bool          # count the context column too
+         ) -> tuple:
+    "(FTS5's bm25 of every row over `terms`, how many of `terms` each row holds)."
+    score, held = np.zeros(self.n), np.zeros(self.n, np.int64)
+    for t in terms:
+        tf = self.tf(t, prefix, with_ctx); nz = np.flatnonzero(tf)
+        idf = max(np.log((self.n - len(nz) + 0.5) / (len(nz) + 0.5)), 1e-6)
+        score[nz] += idf * tf[nz] * 2.2 / (tf[nz] + self.norm[nz]); held[nz] += 1
+    return score, held
+
+@patch
 def bm25(self: Postings, terms,  # the query's terms
          kw: str,                # 'any' term (prefix match) or 'all' terms
          with_ctx: bool          # count the context column too
         ) -> np.ndarray:
     "FTS5's bm25 of every row (positive, higher is better); rows that do not match get -inf."
-    score, hits = np.zeros(self.n), np.zeros(self.n, np.int64)
-    for t in terms:
-        tf = self.tf(t, kw == 'any', with_ctx); nz = np.flatnonzero(tf)
-        idf = max(np.log((self.n - len(nz) + 0.5) / (len(nz) + 0.5)), 1e-6)
-        score[nz] += idf * tf[nz] * 2.2 / (tf[nz] + self.norm[nz]); hits[nz] += 1
-    ok = hits == len(terms) if kw == 'all' else hits > 0
+    score, held = self.tally(terms, kw == 'any', with_ctx)
+    ok = held == len(terms) if kw == 'all' else held > 0
     return np.where(ok, score, -np.inf)
+
+# %% ../nbs/06_store.ipynb #7e11d2a1
+def _kw_memory(m, q: str, mode: str, with_ctx: bool, depth: int, mask, max_df: float, min_terms: int) -> Leg:
+    "The keyword leg ranked in memory, in mode 'any', 'all' or 'most' (rows holding the most terms first, then by bm25)."
+    ts = _terms(m, q, mode, max_df, min_terms)
+    if not ts: return Leg([], [], mode)
+    s, held = m.postings.tally(ts, mode != 'all', with_ctx)
+    ok = (held == len(ts) if mode == 'all' else held > 0) & (True if mask is None else mask)
+    pos = _top(np.where(ok, held * (s.max() + 1) + s if mode == 'most' else s, -np.inf), depth)
+    return Leg(pos, (_most(s[pos], held[pos]) if mode == 'most' else s[pos]).tolist(), mode, held[pos].tolist(), len(ts))
+
+@patch
+def _kw_fts5(self: FlatStore, m, q: str, mode: str, with_ctx: bool, depth: int, docs, pages, max_df: float, min_terms: int) -> Leg:
+    "The keyword leg ranked by SQLite (`_fts5`), in the same modes; the terms each row holds are read from the postings."
+    ts = _terms(m, q, mode, max_df, min_terms)
+    if not ts: return Leg([], [], mode)
+    ids, sc = self._fts5(fts_query(' '.join(ts), 'all' if mode == 'all' else 'any'), with_ctx, depth, docs, pages, most=ts if mode == 'most' else ())
+    pos = [m.pos[i] for i in ids]
+    held = m.postings.tally(ts, mode != 'all', with_ctx)[1][pos]
+    return Leg(pos, _most(np.array(sc), held).tolist() if mode == 'most' else sc, mode, held.tolist(), len(ts))
+
+FlatStore._fts5, FlatStore._keyword, FlatStore._vector = _fts5, _keyword, _vector
 
 # %% ../nbs/06_store.ipynb #2e5a0f11
 MODES = ('keyword', 'vector', 'hybrid')
@@ -425,13 +496,18 @@ def _pages(pages):
     if not all(isinstance(p, (int, np.integer)) and not isinstance(p, bool) for p in (p0, p1)) or p0 > p1:
         raise ValueError(f'pages must be a (first, last) pair of page numbers, got {pages!r}')
 
-def _search_args(q, mode, kw, engine, limit, depth, k, weights, docs, pages, max_df, min_terms) -> tuple:
+FUSIONS = ('rrf', 'minmax')
+
+def _search_args(q, mode, kw, engine, limit, depth, k, weights, docs, pages, max_df, min_terms, fuse='rrf', min_hits=3, rerank=0) -> tuple:
     "The query made valid Unicode and `docs` as a list, once every argument of `search` is checked."
     if q is not None and not isinstance(q, str): raise ValueError(f'q must be a string, got {type(q).__name__}')
     if mode not in MODES: raise ValueError(f'mode must be one of {MODES}, got {mode!r}')
-    if kw not in ('any', 'all'): raise ValueError(f"keyword mode must be 'any' or 'all', got {kw!r}")
+    if kw not in KW_MODES: raise ValueError(f"keyword mode must be 'any', 'all' or 'relax', got {kw!r}")
     if engine not in ('memory', 'fts5'): raise ValueError(f"engine must be 'memory' or 'fts5', got {engine!r}")
+    if fuse not in FUSIONS: raise ValueError(f"fuse must be 'rrf' or 'minmax', got {fuse!r}")
     positive_int('limit', limit); positive_int('depth', depth); check_weights(weights, 2)
+    if positive_int('min_hits', min_hits) > depth: raise ValueError(f'min_hits must be at most depth ({depth}), got {min_hits!r}')
+    if isinstance(rerank, bool) or not isinstance(rerank, (int, np.integer)) or rerank < 0: raise ValueError(f'rerank must be an integer >= 0 (0: no reranking), got {rerank!r}')
     if not (_real(k) and k >= 0): raise ValueError(f'k must be a finite number >= 0, got {k!r}')
     if not (_real(max_df) and max_df >= 0): raise ValueError(f'max_df must be a finite number >= 0, got {max_df!r}')
     if isinstance(min_terms, bool) or not isinstance(min_terms, (int, np.integer)) or min_terms < 0: raise ValueError(f'min_terms must be an integer >= 0, got {min_terms!r}')
@@ -452,6 +528,42 @@ def _qvec(self: FlatStore, q: str, qvec, m: Snapshot) -> np.ndarray:
     if not np.isfinite(qv).all(): raise ValueError('qvec must be finite')
     return qv
 
+# %% ../nbs/06_store.ipynb #6e1a0b02
+def window(where: dict  # {term: its token positions, ascending}; every list non-empty
+          ) -> int:
+    "The length (in tokens) of the shortest run of tokens holding one position of every term in `where`."
+    ev = sorted((p, t) for t, ps in where.items() for p in ps)
+    need, have, best, lo = len(where), {}, math.inf, 0
+    for p, t in ev:
+        have[t] = have.get(t, 0) + 1
+        while len(have) == need:
+            best = min(best, p - ev[lo][0] + 1)
+            u = ev[lo][1]; have[u] -= 1
+            if not have[u]: del have[u]
+            lo += 1
+    return best
+
+def lexical(terms,         # the query's terms
+            tokens,        # a candidate's tokens (`fts_tokens`)
+            idf: dict      # each term's idf
+           ) -> tuple:
+    "(idf-weighted share of `terms` the tokens hold, held terms / the shortest run holding them all); terms of 4 characters or more match as prefixes."
+    where = {t: [i for i, w in enumerate(tokens) if w == t or len(t) >= 4 and w.startswith(t)] for t in terms}
+    where = {t: ps for t, ps in where.items() if ps}
+    tot = sum(idf[t] for t in terms) or 1.0
+    return sum(idf[t] for t in where) / tot, len(where) / window(where) if where else 0.0
+
+# %% ../nbs/06_store.ipynb #6e1a0b04
+@patch
+def _rerank(self: FlatStore, q: str, fused: list, n: int, m: Snapshot, k: float, max_df: float, min_terms: int) -> list:
+    "The first `n` of `fused` [(position, score)] fused by RRF with their order by `lexical`; the rest after them."
+    ts, head = query_terms(q, common_terms(q, m.df, m.n, max_df, min_terms)), fused[:n]
+    if not ts or not head: return fused
+    idf = {t: max(math.log((m.n - m.df.get(t, 0) + 0.5) / (m.df.get(t, 0) + 0.5)), 1e-6) for t in ts}
+    by = [lexical(ts, fts_tokens(m.chunks[j].text), idf) for j, _ in head]
+    second = [head[i][0] for i in sorted(range(len(head)), key=lambda i: (-by[i][0], -by[i][1], i))]
+    return rrf([[j for j, _ in head], second], k) + fused[n:]
+
 # %% ../nbs/06_store.ipynb #015d50a7
 @patch
 def search(self: FlatStore, q: str,   # the user's text
@@ -461,22 +573,45 @@ def search(self: FlatStore, q: str,   # the user's text
            kw_ctx: bool | None = None, # keyword-side context: match the context column too (None: same as `with_ctx`)
            limit: int = 10,           # hits returned
            k: float = 60,             # RRF's k
-           weights=(1.0, 1.0),        # RRF weights of the keyword and vector legs
+           weights=(1.0, 1.0),        # fusion weights of the keyword and vector legs
+           fuse: str = 'rrf',         # fusion: 'rrf' (ranks) or 'minmax' (min-max scaled scores, convex combination)
+           adapt: bool = False,       # hybrid: scale the keyword leg's weight by twice the largest share of its terms one of its hits holds
+           rerank: int = 0,           # rerank this many fused candidates by query-term coverage and proximity (0: none)
            depth: int = 50,           # candidates each leg contributes
            docs=None,                 # only these documents (a list of names)
            pages=None,                # only chunks overlapping this (first, last) page range
            max_df: float = 0.2,       # 'any' mode drops terms found in more than this share of chunks…
            min_terms: int = 3,        # …but keeps at least this many of the query's rarest terms
+           min_hits: int = 3,         # 'relax' keyword mode: fewer chunks than this hold every term → the chunks holding the most
            engine: str = 'memory',    # keyword ranking: 'memory' (numpy bm25 over the FTS5 postings) or 'fts5' (SQLite's bm25)
            qvec=None,                 # the query's vector, when already computed
            mem: Snapshot | None = None  # the snapshot to search (from `reading`); None: the current version
           ) -> list:
     "Search the store; a list of `Hit`s, best first."
-    q, docs = _search_args(q, mode, kw, engine, limit, depth, k, weights, docs, pages, max_df, min_terms)
+    q, docs = _search_args(q, mode, kw, engine, limit, depth, k, weights, docs, pages, max_df, min_terms, fuse, min_hits, rerank)
     with self.reading(mem) as m:                   # one version of the store for the whole call
-        kr = self._keyword(q, kw, with_ctx if kw_ctx is None else kw_ctx, depth, docs, pages, max_df, min_terms, engine, mem=m) if mode != 'vector' else None
-        vr = self._vector(self._qvec(q, qvec, m), with_ctx, depth, docs, pages, mem=m) if mode != 'keyword' else None
-    fused = rrf([r for r in (kr, vr) if r is not None], k, weights if mode == 'hybrid' else None)[:limit]
-    kpos, vpos = {j: i for i, j in enumerate(kr or [], 1)}, {j: i for i, j in enumerate(vr or [], 1)}
-    return [Hit(m.chunks[j], r, s, kpos.get(j), vpos.get(j)) for r, (j, s) in enumerate(fused, 1)]
+        kl = self._keyword(q, kw, with_ctx if kw_ctx is None else kw_ctx, depth, docs, pages, max_df, min_terms, engine, mem=m, min_hits=min_hits) if mode != 'vector' else None
+        vl = self._vector(self._qvec(q, qvec, m), with_ctx, depth, docs, pages, mem=m) if mode != 'keyword' else None
+    legs = [l for l in (kl, vl) if l is not None]
+    w = (weights[0] * 2 * kl.cover if adapt else weights[0], weights[1]) if mode == 'hybrid' else None
+    fused = rrf([l.pos for l in legs], k, w) if fuse == 'rrf' else minmax([l.pos for l in legs], [l.score for l in legs], w)
+    if rerank: fused = self._rerank(q, fused, rerank, m, k, max_df, min_terms)
+    kpos, vpos = {j: i for i, j in enumerate(kl.pos if kl else [], 1)}, {j: i for i, j in enumerate(vl.pos if vl else [], 1)}
+    return [Hit(m.chunks[j], r, s, kpos.get(j), vpos.get(j)) for r, (j, s) in enumerate(fused[:limit], 1)]
 
+
+# %% ../nbs/06_store.ipynb #6e1a0b08
+@patch
+def keyword_mode(self: FlatStore, q: str,  # the user's text
+                 kw: str = 'relax',        # the keyword mode asked for
+                 with_ctx: bool = True,    # the keyword leg matches the context column too
+                 docs=None,                # only these documents
+                 pages=None,               # only chunks overlapping this (first, last) page range
+                 max_df: float = 0.2,      # as in `search`
+                 min_terms: int = 3,       # as in `search`
+                 min_hits: int = 3,        # as in `search`
+                 mem: Snapshot | None = None  # the snapshot to search; None: the current version
+                ) -> str:
+    "The mode the keyword leg of `search` ranks `q` in: `kw` itself, or for 'relax' 'all' or 'most'."
+    q, docs = _search_args(q, 'keyword', kw, 'memory', 1, min_hits, 60, (1, 1), docs, pages, max_df, min_terms, min_hits=min_hits)
+    return self._keyword(q, kw, with_ctx, min_hits, docs, pages, max_df, min_terms, mem=mem, min_hits=min_hits).mode

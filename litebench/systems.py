@@ -156,11 +156,15 @@ class Builtin:
         if self.kind == 'chunks': return [c.text for cs in s.fine.values() for c in cs]
         return [s.locator.text(n.doc)[n.span[0]:n.span[1]] for ns in s.trees.values() for n in ns]
 
-def _hits(stack: Stack, hits) -> list:
-    return [stack.locator.item(h.chunk.doc, h.chunk.start, h.chunk.end, h.score, {'kw_rank': h.kw_rank, 'vec_rank': h.vec_rank}, h.chunk.text) for h in hits]
+def _hits(stack: Stack, hits, kw_mode: str | None = None) -> list:
+    "Located items of store hits, each with its legs' ranks (and, given `kw_mode`, the keyword mode of those the keyword leg found)."
+    mode = lambda h: {'kw_mode': kw_mode} if kw_mode and h.kw_rank is not None else {}
+    return [stack.locator.item(h.chunk.doc, h.chunk.start, h.chunk.end, h.score, {'kw_rank': h.kw_rank, 'vec_rank': h.vec_rank} | mode(h), h.chunk.text) for h in hits]
 
-def _secs(stack: Stack, secs) -> list:
-    return [stack.locator.item(s.node.doc, *s.node.span, s.score) for s in secs]
+def _secs(stack: Stack, secs, kw_mode: str | None = None) -> list:
+    "Located items of tree sections (with `kw_mode` where the keyword leg found one of their hits)."
+    mode = lambda s: {'kw_mode': kw_mode} if kw_mode and any(h.kw_rank is not None for h in s.hits) else None
+    return [stack.locator.item(s.node.doc, *s.node.span, s.score, mode(s)) for s in secs]
 
 # %% ../nbs/12_systems.ipynb #5e0a0018
 DOC_SYSTEMS = ('flat-page', 'flat-fine', 'tree', 'sections', 'tree-no-heading', 'tree-no-spans', 'sections-sum', 'sections-mean')
@@ -184,18 +188,22 @@ def doc_system(stack: Stack,    # the built `Stack`
     return Builtin(stack, run, 'pages' if name == 'flat-page' else 'nodes' if name.startswith('sections') else 'chunks', kw=kw, base=name)
 
 # %% ../nbs/12_systems.ipynb #5e0a0020
-def config_system(stack: Stack,  # the built `Stack`
-                  cfg: Config    # the bench `Config`
+def config_system(stack: Stack,        # the built `Stack`
+                  cfg: Config,         # the bench `Config`
+                  weights=(1.0, 1.0)   # fusion weights of the keyword and vector legs
                  ) -> Builtin:
     "The bench configuration `cfg` as a system."
     f = cfg.factors
-    o = dict(mode='hybrid' if {'keyword', 'vector'} <= f else 'keyword' if 'keyword' in f else 'vector',
-             kw='all' if 'kw_all' in f else 'any', limit=stack.limit, depth=stack.depth)
-    head = 'heading' in f
+    kw = 'all' if 'kw_all' in f else 'relax' if 'kw_relax' in f else 'any'
+    o = dict(mode='hybrid' if {'keyword', 'vector'} <= f else 'keyword' if 'keyword' in f else 'vector', kw=kw, weights=tuple(weights),
+             fuse='minmax' if 'fuse_minmax' in f else 'rrf', adapt='fuse_adapt' in f, rerank=stack.depth if 'rerank' in f else 0, limit=stack.limit, depth=stack.depth)
+    head, store = 'heading' in f, stack.tree if 'tree' in f else stack.page
+    ctx = head and 'tree' in f
+    mode = lambda q: None if 'keyword' not in f else kw if kw != 'relax' else store.keyword_mode(q, kw, ctx)
     if not f & {'keyword', 'vector'}: run, kind = (lambda q, v: []), 'pages'
-    elif 'tree' not in f: run, kind = (lambda q, v: _hits(stack, stack.page.search(q, qvec=v, with_ctx=False, **o))), 'pages'
-    elif 'sections' in f: run, kind = (lambda q, v: _secs(stack, stack.tree.sections(q, qvec=v, with_heading=head, heading_kw=head, **o))), 'nodes'
-    else: run, kind = (lambda q, v: _hits(stack, stack.tree.doc_search(q, qvec=v, spans='spans' in f, with_heading=head, heading_kw=head, **o))), 'chunks'
+    elif 'tree' not in f: run, kind = (lambda q, v: _hits(stack, stack.page.search(q, qvec=v, with_ctx=False, **o), mode(q))), 'pages'
+    elif 'sections' in f: run, kind = (lambda q, v: _secs(stack, stack.tree.sections(q, qvec=v, with_heading=head, heading_kw=head, **o), mode(q))), 'nodes'
+    else: run, kind = (lambda q, v: _hits(stack, stack.tree.doc_search(q, qvec=v, spans='spans' in f, with_heading=head, heading_kw=head, **o), mode(q))), 'chunks'
     b = Builtin(stack, run, kind, factors='+'.join(sorted(f)) or 'none')
     return with_names(b) if 'names' in f else b
 
