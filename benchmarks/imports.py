@@ -156,8 +156,8 @@ def import_report(r: dict) -> str:
     "A markdown report of an `import_bench` result."
     I, S = r['imports'], r['scoring']
     loads = [x for x in r['loads'] if x == x]
-    head = (f"Import benchmark: before = {r['sides']['before']}, after = {r['sides']['after']}. Every figure is a fresh process measured from outside "
-            f"(wall from start to exit and CPU = user + system, from outside; peak = the process's own `VmHWM` at its end); each command ran once untimed, then {r['repeats']} "
+    head = (f"Import benchmark: before = {r['sides']['before']}, after = {r['sides']['after']}. Every figure is a fresh process: wall from start to exit and "
+            f"CPU (user + system) measured from outside, peak memory the process's own high-water mark (`VmHWM`) at its end; each command ran once untimed, then {r['repeats']} "
             f"time{'s' if r['repeats'] != 1 else ''}, commands interleaved; medians. BLAS and numba threads as the user has them. Machine: {r['machine']}; "
             f"shared: its 1-minute load average ranged {min(loads, default=float('nan')):.1f} to {max(loads, default=float('nan')):.1f} during the run.")
     b, a = I['before', 'from litebench import score_text'], I['after', 'from litebench import score_text']
@@ -174,5 +174,5 @@ def import_report(r: dict) -> str:
                  "and `metrics.metrics_at` computes per-query MRR, nDCG and recall at a cut from it (numpy). pytrec_eval computes nDCG@10 and recall@100 in one "
                  "call; trec_eval's reciprocal rank has no cut, so RR@10 is a second call on the run cut to its top 10. ranx's first run on a machine compiles its numba "
                  "functions (a minute or more) and caches them on disk; that run is the untimed one, but numba still compiles part of ranx (its conversion of the "
-                 "dictionaries to typed containers, whose functions are not cached) in every fresh process: with these few queries that compiling is most of ranx's time."]
+                 "dictionaries to typed containers, whose functions are not cached) in every fresh process, a cost per process whatever the number of queries, and its times above include it."]
     return '\n'.join([head, '', *import_table(I, r['sides']), *mods, *score_head, '', *score_table(S, r['n_queries']), *notes])
