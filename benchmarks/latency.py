@@ -57,7 +57,7 @@ def described(path: Path) -> str:
     "The commit a side runs: this checkout's HEAD (and whether it has uncommitted changes), or the archived commit."
     if path.resolve() != ROOT: return path.name
     head = git('rev-parse', '--short', 'HEAD').stdout.decode().strip()
-    dirty = bool(git('status', '--porcelain', '--', 'litebench', 'benchmarks').stdout.strip())
+    dirty = bool(git('status', '--porcelain', '--', 'litebench', 'benchmarks', ':!benchmarks/reports').stdout.strip())   # a report being rewritten is not a change
     return f'{head}{" with uncommitted changes" if dirty else ""}'
 
 

@@ -1,7 +1,7 @@
-"""The benchmarks' command: `python benchmarks/run.py ingest|store|latency [--repeats N] [--pdfs DIR] [--queries N] [--no-hnsw] [--before REV] [--no-cli] [--out FILE]`.
+"""The benchmarks' command: `python benchmarks/run.py ingest|store|latency|import [--repeats N] [--pdfs DIR] [--queries N] [--no-hnsw] [--before REV] [--no-cli] [--out FILE]`.
 
 Runs from any folder. Prints what it will do, then the report, and writes the report (by default to
-`benchmarks/reports/speed_<what>.md`) under a header naming the command that made it. A mistake in the command
+`benchmarks/reports/speed_<what>.md`, or `import.md`) under a header naming the command that made it. A mistake in the command
 (a bad argument, a missing folder) prints one `ERROR:` line and exits 2."""
 from __future__ import annotations
 import argparse, os, shlex, sys
@@ -11,7 +11,9 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 BLAS_VARS = ('OPENBLAS_NUM_THREADS', 'OMP_NUM_THREADS', 'MKL_NUM_THREADS')
-REPEATS = dict(ingest=5, store=5, latency=1)   # default repeats: ingests or store builds; the latency benchmark's warm commands
+REPEATS = {'ingest': 5, 'store': 5, 'latency': 1, 'import': 5}   # default repeats: ingests or store builds; the latency benchmark's warm commands; the import benchmark's processes per command
+QUERIES = {'store': 100, 'latency': 100, 'import': 10_000}        # default --queries
+BEFORE = {'latency': '5d65926', 'import': '682ee73'}              # default --before
 
 
 def one_core():
@@ -29,16 +31,21 @@ class _Parser(argparse.ArgumentParser):
 
 def parser() -> argparse.ArgumentParser:
     "The command's arguments."
-    p = _Parser(prog='python benchmarks/run.py', description='litebench benchmarks: ingest speed, the stores against litesearch, and the latency a user feels before and after a change')
-    p.add_argument('what', choices=['ingest', 'store', 'latency'], help='which benchmark')
-    p.add_argument('--repeats', type=int, help='timed runs (ingests, store builds: default 5; latency: warm runs of each command, default 1); medians are reported')
+    p = _Parser(prog='python benchmarks/run.py', description='litebench benchmarks: ingest speed, the stores against litesearch, the latency a user feels before and after a change, and what scoring and importing cost a process')
+    p.add_argument('what', choices=['ingest', 'store', 'latency', 'import'], help='which benchmark')
+    p.add_argument('--repeats', type=int, help='timed runs (ingests, store builds: default 5; latency: warm runs of each command, default 1; import: fresh processes per command, default 5); medians are reported')
     p.add_argument('--pdfs', help='folder of PDFs (default: the default corpus, fetched into data/pdfs)')
-    p.add_argument('--queries', type=int, default=100, help='store, latency: verbatim queries sampled (each also gives a short variant)')
+    p.add_argument('--queries', type=int, help='store, latency: verbatim queries sampled, each also giving a short variant (default 100); import: queries of the synthetic run scored (default 10,000)')
     p.add_argument('--no-hnsw', action='store_true', help="store: switch litesearch's HNSW index off (it is on as litesearch ships)")
-    p.add_argument('--before', default='5d65926', help='latency: the commit (or checkout folder) measured as before (default: %(default)s)')
+    p.add_argument('--before', help='latency, import: the commit (or checkout folder) measured as before (default: 5d65926; import: 682ee73)')
     p.add_argument('--no-cli', action='store_true', help='latency: skip timing the eval doc and bench run commands')
-    p.add_argument('--out', help='report file (default: benchmarks/reports/speed_<what>.md)')
+    p.add_argument('--out', help='report file (default: benchmarks/reports/speed_<what>.md; import: benchmarks/reports/import.md)')
     return p
+
+
+def default_out(what: str) -> Path:
+    "Where a benchmark's report goes unless `--out` says otherwise."
+    return HERE / 'reports' / ('import.md' if what == 'import' else f'speed_{what}.md')
 
 
 def shown(path: Path) -> str:
@@ -49,13 +56,15 @@ def shown(path: Path) -> str:
 def check(a) -> argparse.Namespace:
     "The arguments with paths made absolute; a `UsageError` for values no benchmark can run with."
     a.repeats = REPEATS[a.what] if a.repeats is None else a.repeats
+    a.queries = QUERIES.get(a.what, 100) if a.queries is None else a.queries
+    a.before = BEFORE.get(a.what) if a.before is None else a.before
     if a.repeats < 1: raise UsageError(f'--repeats must be at least 1, got {a.repeats}')
     if a.queries < 1: raise UsageError(f'--queries must be at least 1, got {a.queries}')
     if a.pdfs and not Path(a.pdfs).is_dir(): raise UsageError(f'--pdfs {a.pdfs}: no such folder')
     a.pdfs = Path(a.pdfs).resolve() if a.pdfs else None
-    a.out = Path(a.out).resolve() if a.out else HERE / 'reports' / f'speed_{a.what}.md'
+    a.out = Path(a.out).resolve() if a.out else default_out(a.what)
     if a.out.is_dir(): raise UsageError(f'--out {a.out}: is a folder, not a file')
-    if a.what == 'latency':
+    if a.what in ('latency', 'import'):
         from latency import before_ok
         if why := before_ok(a.before): raise UsageError(f'--before {why}')
     return a
@@ -65,16 +74,21 @@ def command(a) -> str:
     "The command line that reproduces this run, as the report's header records it."
     parts = ['python benchmarks/run.py', a.what, '--repeats', str(a.repeats)]
     if a.pdfs: parts += ['--pdfs', shown(a.pdfs)]
-    if a.what in ('store', 'latency') and a.queries != 100: parts += ['--queries', str(a.queries)]
+    if a.what in QUERIES and a.queries != QUERIES[a.what]: parts += ['--queries', str(a.queries)]
     if a.what == 'store' and a.no_hnsw: parts += ['--no-hnsw']
-    if a.what == 'latency' and a.before != '5d65926': parts += ['--before', a.before]
+    if a.what in BEFORE and a.before != BEFORE[a.what]: parts += ['--before', a.before]
     if a.what == 'latency' and a.no_cli: parts += ['--no-cli']
-    if a.out != HERE / 'reports' / f'speed_{a.what}.md': parts += ['--out', shown(a.out)]
+    if a.out != default_out(a.what): parts += ['--out', shown(a.out)]
     return ' '.join(shlex.quote(p) if i else p for i, p in enumerate(parts))
 
 
 def plan(a, files) -> str:
     "What the run will do, said before it starts."
+    if a.what == 'import':
+        from imports import version
+        cmp = ', '.join(f"{t} {version(t) or 'not installed'}" for t in ('pytrec_eval', 'ranx'))
+        return (f'import benchmark: {a.queries} queries × 100 results, {a.repeats} repeat{"s" if a.repeats != 1 else ""}; '
+                f'comparators: {cmp}; before: {a.before}, after: this checkout; report: {shown(a.out)}')
     src = shown(a.pdfs) if a.pdfs else 'the default corpus'
     line = f'{a.what} benchmark: {len(files)} PDFs from {src}, {a.repeats} repeat{"s" if a.repeats != 1 else ""}'
     if a.what == 'store':
@@ -91,6 +105,9 @@ def report(a, files) -> str:
     if a.what == 'ingest':
         from ingest import ingest_speed, ingest_report
         return ingest_report(ingest_speed(files, a.repeats))
+    if a.what == 'import':
+        from imports import import_bench, import_report
+        return import_report(import_bench(a.queries, a.repeats, before=a.before))
     if a.what == 'latency':
         from latency import latency_speed, latency_report
         return latency_report(latency_speed(files, a.repeats, n_queries=a.queries, before=a.before, cli=not a.no_cli))
@@ -102,13 +119,14 @@ def main(argv=None) -> int:
     "Parse, say what will run, run it, print and write the report."
     try: a = check(parser().parse_args(argv))   # the user's paths, made absolute first
     except UsageError as e: print(f'ERROR: {e}', file=sys.stderr); return 2
-    if a.what != 'latency': one_core()           # before numpy loads; latency: BLAS as the user has it, which is what it measures
-    from litebench.corpus import corpus_files, FetchError
-    try:
-        os.chdir(ROOT)                           # then litebench's defaults (corpus, mirror, data folder) are the checkout's
-        files = corpus_files(a.pdfs)
-    except (FetchError, FileNotFoundError) as e:
-        print(f'ERROR: {e}', file=sys.stderr); return 2
+    if a.what not in ('latency', 'import'): one_core()   # before numpy loads; latency, import: BLAS as the user has it, which is what they measure
+    os.chdir(ROOT)                               # then litebench's defaults (corpus, mirror, data folder) are the checkout's
+    files = None
+    if a.what != 'import':                       # the import benchmark reads no PDF
+        from litebench.corpus import corpus_files, FetchError
+        try: files = corpus_files(a.pdfs)
+        except (FetchError, FileNotFoundError) as e:
+            print(f'ERROR: {e}', file=sys.stderr); return 2
     print(plan(a, files), flush=True)
     rep = report(a, files)
     print(rep)

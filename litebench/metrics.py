@@ -12,7 +12,7 @@ from .relevance import contains, judge, unit_rank
 
 # %% auto #0
 __all__ = ['METRICS', 'IR_MEASURES', 'first_hit', 'score_text', 'hit_at', 'mrr_at', 'precision_at', 'recall_at', 'complete_at',
-           'ndcg_at', 'question_metrics', 'abstention', 'best_threshold', 'token_overlap']
+           'ndcg_at', 'gains_of', 'metrics_at', 'question_metrics', 'abstention', 'best_threshold', 'token_overlap']
 
 # %% ../nbs/08a_metrics.ipynb #4861215d
 def first_hit(flags,      # one truth value per returned rank, best first
@@ -101,6 +101,44 @@ def ndcg_at(matches,  # per returned rank, the set of gold ids it satisfies
     for m in _top(matches, k, g):
         gains.append(len(m - seen)); seen |= m
     return min(1.0, _dcg(gains) / _dcg([1] * min(len(g), k)))
+
+# %% ../nbs/08a_metrics.ipynb #5c0e7a12
+def gains_of(ranked,     # per query, the returned ids, best first
+             relevant,   # per query, the ids that are right (its gold)
+             depth: int  # ranks kept
+            ) -> tuple:
+    "Gains (queries × `depth`: 1 where a relevant id is first returned) and the number of relevant ids per query."
+    import numpy as np
+    if depth < 1: raise ValueError(f'depth must be >= 1, got {depth}')
+    ranked, relevant = list(ranked), list(relevant)
+    if len(ranked) != len(relevant): raise ValueError(f'ranked has {len(ranked)} queries, relevant {len(relevant)}')
+    rows, cols, n_gold = [], [], []
+    for i, (ids, rel) in enumerate(zip(ranked, relevant)):
+        left = set(rel)                                    # a found id leaves the set: a repeat earns nothing
+        if not left: raise ValueError(f'query {i}: gold is empty: a query needs at least one relevant id')
+        n_gold.append(len(left))
+        for j, d in enumerate(islice(ids, depth)):
+            if d in left: rows.append(i); cols.append(j); left.discard(d)
+    G = np.zeros((len(n_gold), depth), np.uint8)
+    G[rows, cols] = 1
+    return G, np.array(n_gold)
+
+# %% ../nbs/08a_metrics.ipynb #5c0e7a13
+def metrics_at(gains,   # queries × ranks: gold ids first satisfied at each rank, best first (`gains_of`)
+               n_gold,  # gold ids per query
+               k: int   # ranks considered
+              ) -> dict:
+    "Per-query `hit`, `mrr`, `ndcg` and `recall` at `k` as arrays: `hit_at`, `mrr_at`, `ndcg_at` and `recall_at` over many queries at once."
+    import numpy as np
+    if k < 1: raise ValueError(f'k must be >= 1, got {k}')
+    G, n = np.asarray(gains)[:, :k].astype(float), np.asarray(n_gold)
+    if len(n) != len(G): raise ValueError(f'gains has {len(G)} queries, n_gold {len(n)}')
+    if (n < 1).any(): raise ValueError('gold is empty: a query needs at least one gold id')
+    found = G > 0
+    hit, first = found.any(1), found.argmax(1)
+    ideal = np.cumsum(1 / np.log2(np.arange(2, k + 2)))[np.minimum(n, k) - 1]
+    return dict(hit=hit.astype(float), mrr=np.where(hit, 1 / (first + 1), 0.0),
+                ndcg=np.minimum(1.0, G @ (1 / np.log2(np.arange(2, G.shape[1] + 2))) / ideal), recall=G.sum(1) / n)
 
 # %% ../nbs/08a_metrics.ipynb #a1b2c302
 METRICS = ('hit1', 'hit5', 'hit10', 'mrr10', 'ndcg10', 'recall10', 'complete10', 'p5', 'doc_hit5', 'doc_recall10', 'unit_hit1', 'unit_hit5', 'unit_mrr10')

@@ -7,8 +7,6 @@ from __future__ import annotations
 import math
 from itertools import combinations
 import numpy as np
-from scipy.special import ndtri
-from scipy.stats import binom
 
 # %% auto #0
 __all__ = ['METHODS', 'VERDICTS', 'bootstrap_ci', 'paired_bootstrap', 'mcnemar', 'holm', 'verdict', 'compare', 'shapley']
@@ -57,6 +55,7 @@ def _check_bounds(x: np.ndarray, bounds, name: str='x'):
 
 def _adjusted(x: np.ndarray, alpha: float, lo: float, hi: float) -> tuple:
     "Wald interval of the mean of `x` with one pseudo-value added at each end of its range [`lo`, `hi`], clipped to the range."
+    from scipy.special import ndtri   # here, not at the top: `import litebench.stats` stays numpy alone
     N = len(x) + 2
     m = (x.sum() + lo + hi) / N
     var = max(((x * x).sum() + lo * lo + hi * hi) / N - m * m, 0.0)
@@ -100,6 +99,7 @@ def paired_bootstrap(a,                        # per-query values of system a
 def _binom_two_sided(m: int, n: int) -> float:
     "Exact two-sided p of `m` successes or fewer (the smaller tail) in `n` fair coin flips."
     if n == 0: return 1.0
+    from scipy.stats import binom       # scipy.stats takes a second or more to import: only McNemar needs it
     return min(1.0, 2 * float(binom.cdf(m, n, 0.5)))
 
 def mcnemar(a,  # per-query binary outcomes (0/1 or bool) of system a

@@ -124,3 +124,38 @@ def test_latency(pdfs, tmp_path):
 def test_latency_mistakes(tmp_path):
     r = run('latency', '--before', 'no-such-commit', cwd=tmp_path)
     assert r.returncode == 2 and r.stderr.startswith('ERROR: --before no-such-commit: neither a commit of') and len(r.stderr.splitlines()) == 1
+
+
+IMPORT_ROWS = ['`pass`', '`import litebench`', '`from litebench import score_text`', '`from litebench import score_text, compare, bootstrap_ci`', '`from litebench import TreeStore`']
+SCORERS = ['data only', 'litebench, one query at a time', 'litebench, whole run as arrays', 'pytrec_eval', 'ranx']
+
+
+def test_import(tmp_path):
+    "Before (682ee73) and after, 200 queries, one repeat: every import row has both sides; every scorer gives the same means, or is reported as not installed."
+    import importlib.util
+    out = tmp_path / 'import.md'
+    r = run('import', '--repeats', 1, '--queries', 200, '--out', out, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.startswith('import benchmark: 200 queries × 100 results, 1 repeat; comparators: pytrec_eval ')
+    md = out.read_text()
+    assert md.startswith(f'# Import benchmark\n\nMade by `python benchmarks/run.py import --repeats 1 --queries 200 --out {out}`.')
+    rows = table(md)
+    imports, scores = rows[:len(IMPORT_ROWS)], rows[len(IMPORT_ROWS) + 1:]   # the second table's header row sits between
+    assert [x[0] for x in imports] == IMPORT_ROWS and all(re.fullmatch(r'\d+', c) for x in imports for c in x[1:7]), imports
+    light = dict((x[0], x[7]) for x in imports)['`from litebench import score_text`']
+    assert light.endswith('→ none'), light
+    tool_of = lambda name: next(t for t in SCORERS[::-1] if name == t or name.startswith(t + ' '))   # a comparator's name carries its version
+    assert [tool_of(x[0]) for x in scores] == SCORERS, scores
+    for x in scores:
+        tool = tool_of(x[0])
+        if tool in ('pytrec_eval', 'ranx') and importlib.util.find_spec(tool) is None: assert x[1] == 'not installed'; continue
+        assert all(re.fullmatch(r'\d+(\.\d+)?', c) for c in x[1:4]), x
+        if tool != 'data only': assert x[6:] == scores[1][6:], (x, scores[1])   # the same MRR@10, nDCG@10, R@100 to 4 digits
+    assert "Largest difference of a mean from litebench's one-query functions" in md and 'Third-party packages loaded' in md
+
+
+def test_import_mistakes(tmp_path):
+    r = run('import', '--before', 'no-such-commit', cwd=tmp_path)
+    assert r.returncode == 2 and r.stderr.startswith('ERROR: --before no-such-commit: neither a commit of') and len(r.stderr.splitlines()) == 1
+    r = run('import', '--queries', '0', cwd=tmp_path)
+    assert r.returncode == 2 and 'ERROR: --queries must be at least 1, got 0' in r.stderr
