@@ -1,4 +1,4 @@
-"""The benchmarks' command: `python benchmarks/run.py ingest|store|latency|import [--repeats N] [--pdfs DIR] [--queries N] [--no-hnsw] [--before REV] [--no-cli] [--out FILE]`.
+"""The benchmarks' command: `python benchmarks/run.py ingest|store|latency|import|factorial [--repeats N] [--pdfs DIR] [--queries N] [--no-hnsw] [--before REV] [--no-cli] [--out FILE]`.
 
 Runs from any folder. Prints what it will do, then the report, and writes the report (by default to
 `benchmarks/reports/speed_<what>.md`, or `import.md`) under a header naming the command that made it. A mistake in the command
@@ -11,8 +11,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 BLAS_VARS = ('OPENBLAS_NUM_THREADS', 'OMP_NUM_THREADS', 'MKL_NUM_THREADS')
-REPEATS = {'ingest': 5, 'store': 5, 'latency': 1, 'import': 5}   # default repeats: ingests or store builds; the latency benchmark's warm commands; the import benchmark's processes per command
-QUERIES = {'store': 100, 'latency': 100, 'import': 10_000}        # default --queries
+REPEATS = {'ingest': 5, 'store': 5, 'latency': 1, 'import': 5, 'factorial': 3}   # default repeats: ingests or store builds; the latency benchmark's warm commands; the import benchmark's processes per command
+QUERIES = {'store': 100, 'latency': 100, 'import': 10_000, 'factorial': 1000}   # default --queries (factorial: at most this many dev questions, so all)
 BEFORE = {'latency': '5d65926', 'import': '682ee73'}              # default --before
 
 
@@ -31,11 +31,11 @@ class _Parser(argparse.ArgumentParser):
 
 def parser() -> argparse.ArgumentParser:
     "The command's arguments."
-    p = _Parser(prog='python benchmarks/run.py', description='litebench benchmarks: ingest speed, the stores against litesearch, the latency a user feels before and after a change, and what scoring and importing cost a process')
-    p.add_argument('what', choices=['ingest', 'store', 'latency', 'import'], help='which benchmark')
+    p = _Parser(prog='python benchmarks/run.py', description='litebench benchmarks: ingest speed, the stores against litesearch, the latency a user feels before and after a change, what scoring and importing cost a process, and the factorial against the ladder')
+    p.add_argument('what', choices=['ingest', 'store', 'latency', 'import', 'factorial'], help='which benchmark')
     p.add_argument('--repeats', type=int, help='timed runs (ingests, store builds: default 5; latency: warm runs of each command, default 1; import: fresh processes per command, default 5); medians are reported')
     p.add_argument('--pdfs', help='folder of PDFs (default: the default corpus, fetched into data/pdfs)')
-    p.add_argument('--queries', type=int, help='store, latency: verbatim queries sampled, each also giving a short variant (default 100); import: queries of the synthetic run scored (default 10,000)')
+    p.add_argument('--queries', type=int, help='store, latency: verbatim queries sampled, each also giving a short variant (default 100); import: queries of the synthetic run scored (default 10,000); factorial: at most this many dev questions (default: all)')
     p.add_argument('--no-hnsw', action='store_true', help="store: switch litesearch's HNSW index off (it is on as litesearch ships)")
     p.add_argument('--before', help='latency, import: the commit (or checkout folder) measured as before (default: 5d65926; import: 682ee73)')
     p.add_argument('--no-cli', action='store_true', help='latency: skip timing the eval doc and bench run commands')
@@ -95,6 +95,8 @@ def plan(a, files) -> str:
         from peer_run import bench_python, peer_ready
         py = bench_python(); why = peer_ready(py)
         line += f", {a.queries} queries and their short variants; peer: {'litesearch in ' + shown(py) if why is None else 'not run: ' + why}"
+    if a.what == 'factorial':
+        line += f"; the dev questions (at most {a.queries}), ladder (7 configurations) and factorial (128), the leg cache on and off, encoder lsa"
     if a.what == 'latency':
         line += f", {a.queries} queries and their short variants; before: {a.before}, after: this checkout{'; commands not timed' if a.no_cli else ''}"
     return f'{line}; report: {shown(a.out)}'
@@ -108,6 +110,9 @@ def report(a, files) -> str:
     if a.what == 'import':
         from imports import import_bench, import_report
         return import_report(import_bench(a.queries, a.repeats, before=a.before))
+    if a.what == 'factorial':
+        from factorial import factorial_speed, factorial_report
+        return factorial_report(factorial_speed(a.pdfs, a.repeats, a.queries))
     if a.what == 'latency':
         from latency import latency_speed, latency_report
         return latency_report(latency_speed(files, a.repeats, n_queries=a.queries, before=a.before, cli=not a.no_cli))

@@ -5,6 +5,7 @@
 # %% ../nbs/06_store.ipynb #41f914a6
 from __future__ import annotations
 import json, math, os, sqlite3, threading, uuid, warnings
+from collections import OrderedDict
 from fastcore.basics import patch
 from bisect import bisect_left
 from contextlib import contextmanager
@@ -16,9 +17,9 @@ from .core import Chunk, Hit, text_hash
 from .encode import one_thread
 
 # %% auto #0
-__all__ = ['TOKENIZE', 'KW_MODES', 'MODES', 'FUSIONS', 'check_weights', 'rrf', 'minmax', 'valid_text', 'fts_tokens', 'fts_terms',
-           'query_terms', 'fts_query', 'StoreError', 'FlatStore', 'SyncReport', 'Snapshot', 'common_terms', 'Leg',
-           'Postings', 'positive_int', 'window', 'lexical']
+__all__ = ['TOKENIZE', 'KW_MODES', 'MODES', 'FUSIONS', 'LEG_CACHE', 'check_weights', 'rrf', 'minmax', 'valid_text', 'fts_tokens',
+           'fts_terms', 'query_terms', 'fts_query', 'StoreError', 'FlatStore', 'SyncReport', 'Snapshot', 'common_terms',
+           'Leg', 'Postings', 'positive_int', 'window', 'lexical']
 
 # %% ../nbs/06_store.ipynb #9889a8b5
 def _real(x) -> bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
@@ -564,6 +565,21 @@ def _rerank(self: FlatStore, q: str, fused: list, n: int, m: Snapshot, k: float,
     second = [head[i][0] for i in sorted(range(len(head)), key=lambda i: (-by[i][0], -by[i][1], i))]
     return rrf([[j for j, _ in head], second], k) + fused[n:]
 
+# %% ../nbs/06_store.ipynb #5c0a0002
+LEG_CACHE = 4096   # legs kept per snapshot, most recently used first (0: none)
+
+def _leg(m: Snapshot, key: tuple, make):
+    "The leg `key` of snapshot `m`: `make()` the first time, then the kept result while it is among the `LEG_CACHE` most recently used."
+    c = m.__dict__.setdefault('legs', OrderedDict())
+    if key in c: c.move_to_end(key); return c[key]
+    got = make()
+    if LEG_CACHE:
+        c[key] = got
+        if len(c) > LEG_CACHE: c.popitem(last=False)
+    return got
+
+def _hashable(x): return tuple(x) if isinstance(x, (list, tuple)) else x
+
 # %% ../nbs/06_store.ipynb #015d50a7
 @patch
 def search(self: FlatStore, q: str,   # the user's text
@@ -590,8 +606,13 @@ def search(self: FlatStore, q: str,   # the user's text
     "Search the store; a list of `Hit`s, best first."
     q, docs = _search_args(q, mode, kw, engine, limit, depth, k, weights, docs, pages, max_df, min_terms, fuse, min_hits, rerank)
     with self.reading(mem) as m:                   # one version of the store for the whole call
-        kl = self._keyword(q, kw, with_ctx if kw_ctx is None else kw_ctx, depth, docs, pages, max_df, min_terms, engine, mem=m, min_hits=min_hits) if mode != 'vector' else None
-        vl = self._vector(self._qvec(q, qvec, m), with_ctx, depth, docs, pages, mem=m) if mode != 'keyword' else None
+        kc, where = with_ctx if kw_ctx is None else kw_ctx, (_hashable(docs), _hashable(pages))
+        kl = _leg(m, ('kw', q, kw, kc, depth, *where, max_df, min_terms, engine, min_hits),
+                  lambda: self._keyword(q, kw, kc, depth, docs, pages, max_df, min_terms, engine, mem=m, min_hits=min_hits)) if mode != 'vector' else None
+        if mode != 'keyword':
+            qv = self._qvec(q, qvec, m)
+            vl = _leg(m, ('vec', qv.tobytes(), with_ctx, depth, *where), lambda: self._vector(qv, with_ctx, depth, docs, pages, mem=m))
+        else: vl = None
     legs = [l for l in (kl, vl) if l is not None]
     w = (weights[0] * 2 * kl.cover if adapt else weights[0], weights[1]) if mode == 'hybrid' else None
     fused = rrf([l.pos for l in legs], k, w) if fuse == 'rrf' else minmax([l.pos for l in legs], [l.score for l in legs], w)

@@ -159,3 +159,15 @@ def test_import_mistakes(tmp_path):
     assert r.returncode == 2 and r.stderr.startswith('ERROR: --before no-such-commit: neither a commit of') and len(r.stderr.splitlines()) == 1
     r = run('import', '--queries', '0', cwd=tmp_path)
     assert r.returncode == 2 and 'ERROR: --queries must be at least 1, got 0' in r.stderr
+
+
+def test_factorial(tmp_path):
+    "Three dev questions, one repeat: both designs with the cache on and off, and the factorial's rows the same both ways (never the times)."
+    out = tmp_path / 'f.md'
+    r = run('factorial', '--repeats', 1, '--queries', 3, '--out', out, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.startswith('factorial benchmark: 9 PDFs from the default corpus, 1 repeat; the dev questions (at most 3)')
+    md = out.read_text()
+    rows = table(md)
+    assert [x[:2] for x in rows] == [['ladder', '7'], ['factorial', '128']] and all(re.fullmatch(r'\d+\.\d+', c) for x in rows for c in x[2:]), rows
+    assert "The factorial's rows with and without the cache are the same" in md and '(3 questions,' in md
