@@ -212,7 +212,7 @@ def query_set(path=None, corpora=CORPORA, types=None, limit: int | None = None) 
     return out
 
 def _public(side: dict) -> dict:
-    return summarize_side(side) | dict(side=side.get('side', 'new'), queries=[{k: v for k, v in p.items() if k != 'ms'} for p in side['queries']])
+    return summarize_side(side) | dict(side=side.get('side', 'new'), run=side.get('run'), queries=[{k: v for k, v in p.items() if k != 'ms'} for p in side['queries']])
 
 def _regress_side(side: dict, cases, cfg: str) -> list:
     from litebench.systems import config_system
@@ -222,8 +222,8 @@ def _regress_side(side: dict, cases, cfg: str) -> list:
 # %% ../nbs/18_recall.ipynb #d9bc55e9
 def recall(corpus: str = 'all', queries=None, types=None, cfg: str = DEFAULT_CONFIG, limit: int | None = None, k: int = 50,
            encoder: str = 'lsa', base: str | None = None, base_config: str | None = None, bench_reps: int = 0,
-           regress: bool = True, fail_on_loss: bool = False, regress_file=None, progress: bool = False) -> tuple:
-    "Run the harness; (report dict, exit code): 1 when `fail_on_loss` and a source or a regress case was lost."
+           regress: bool = True, fail_on_loss: bool = False, regress_file=None, progress: bool = False, out=None) -> tuple:
+    "Run the harness (run folders in `out`, a temporary folder when None); (report dict, exit code): 1 when `fail_on_loss` and a source or a regress case was lost."
     corpora = CORPORA if corpus == 'all' else (corpus,)
     qs = query_set(queries, corpora, types, limit)
     cases = read_regress(regress_file) if regress else []
@@ -231,12 +231,12 @@ def recall(corpus: str = 'all', queries=None, types=None, cfg: str = DEFAULT_CON
                        + (f', baseline {base or base_config}' if base or base_config else '') + (f', {len(cases)} regress cases' if regress else ''), file=sys.stderr)
     rep = dict(corpus=list(corpora), config=cfg, base=base or base_config, queries=len(qs), runs=[], diff=[], regress=[], bench={})
     for c in corpora:
-        new = run_side(c, qs, cfg, encoder, k, progress=progress) | dict(side='new')
+        new = run_side(c, qs, cfg, encoder, k, out=out, progress=progress) | dict(side='new')
         rep['runs'].append(_public(new))
         if regress: rep['regress'] += [r | dict(side='new') for r in _regress_side(new, cases, cfg)]
         old = None
         if base_config:
-            old = run_side(c, qs, base_config, encoder, k, stack=new['stack'], progress=progress) | dict(side='base')   # same tree, same index: only the configuration differs
+            old = run_side(c, qs, base_config, encoder, k, stack=new['stack'], out=out, progress=progress) | dict(side='base')   # same tree, same index: only the configuration differs
             rep['runs'].append(_public(old))
             if regress: rep['regress'] += [r | dict(side='base') for r in _regress_side(old, cases, base_config)]
         if bench_reps:
