@@ -74,13 +74,15 @@ class Chunk(NamedTuple):
 
 # %% ../nbs/00_core.ipynb #52e81de0
 class Hit(NamedTuple):
-    "One search result: the chunk, its rank and score, and its rank in each leg (None where a leg missed it)."
+    "One search result: the chunk, its rank and score, and its rank and raw score in each leg (None where a leg missed it)."
     chunk: Chunk
     rank: int
     score: float
     kw_rank: int | None = None
     vec_rank: int | None = None
     node: Node | None = None
+    kw_score: float | None = None   # the keyword leg's bm25
+    vec_score: float | None = None  # the vector leg's cosine
 
     @property
     def text(self) -> str: return self.chunk.text

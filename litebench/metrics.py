@@ -12,7 +12,8 @@ from .relevance import contains, judge, unit_rank
 
 # %% auto #0
 __all__ = ['METRICS', 'IR_MEASURES', 'first_hit', 'score_text', 'hit_at', 'mrr_at', 'precision_at', 'recall_at', 'complete_at',
-           'ndcg_at', 'gains_of', 'metrics_at', 'question_metrics', 'abstention', 'best_threshold', 'token_overlap']
+           'ndcg_at', 'gains_of', 'metrics_at', 'question_metrics', 'abstention', 'best_threshold', 'auroc',
+           'token_overlap']
 
 # %% ../nbs/08a_metrics.ipynb #4861215d
 def first_hit(flags,      # one truth value per returned rank, best first
@@ -187,6 +188,24 @@ def best_threshold(top_scores_answerable,    # top score per answerable question
     cands = sorted({float(s) for s in a + u if s is not None and not math.isnan(s)}) + [math.inf]
     best = max(({'threshold': t, **abstention(a, u, t)} for t in cands), key=lambda r: r['accuracy'])
     return best | {'never_abstain': abstention(a, u, -math.inf)['accuracy']}
+
+# %% ../nbs/08a_metrics.ipynb #a1b2c30a
+def auroc(scores_answerable,        # a confidence score per answerable question (None or nan: nothing returned)
+          scores_unanswerable,      # the same score per unanswerable question
+          n_boot: int = 2000,       # bootstrap resamples
+          alpha: float = 0.05,      # 1 - confidence level
+          seed: int = 0             # seed of the resampling
+         ) -> tuple:
+    "(AUROC, lo, hi): how well the score ranks answerable above unanswerable questions, with its bootstrap interval."
+    import numpy as np
+    f = lambda xs: np.array([-np.inf if x is None or x != x else float(x) for x in xs])
+    a, u = f(scores_answerable), f(scores_unanswerable)
+    if not len(a) or not len(u): raise ValueError(f'auroc needs both kinds of question: {len(a)} answerable, {len(u)} unanswerable')
+    M = (a[:, None] > u[None, :]) + 0.5 * (a[:, None] == u[None, :])
+    rng = np.random.default_rng(seed)
+    ca, cu = rng.multinomial(len(a), np.full(len(a), 1 / len(a)), n_boot), rng.multinomial(len(u), np.full(len(u), 1 / len(u)), n_boot)
+    boot = np.einsum('bi,ij,bj->b', ca, M, cu) / (len(a) * len(u))
+    return float(M.mean()), float(np.quantile(boot, alpha / 2)), float(np.quantile(boot, 1 - alpha / 2))
 
 # %% ../nbs/08a_metrics.ipynb #c29e8936
 def token_overlap(retrieved_texts,    # returned texts, best first

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from .metrics import METRICS, IR_MEASURES, best_threshold
+from .metrics import METRICS, IR_MEASURES, best_threshold, auroc
 from .stats import bootstrap_ci, compare, mcnemar, holm, shapley, VERDICTS
 from .runs import read_run
 from fastcore.meta import delegates
@@ -112,14 +112,30 @@ def latency(df,                 # a run's rows as a `frame`
         out.append(dict(system=s, warm=len(ms), **{f'p{p}': (float(np.percentile(ms, p)) if len(ms) else None) for p in (50, 95, 99)}))
     return out
 
+def _confidences(g: pd.DataFrame) -> dict:
+    "Per confidence score a row can carry, its value per row (None where absent): the fused top score, and each leg's best raw score."
+    num = lambda x: None if x is None or (isinstance(x, float) and np.isnan(x)) else float(x)
+    legs = g['top_legs'] if 'top_legs' in g else pd.Series([None] * len(g), index=g.index)
+    leg = lambda k: [num(d.get(k)) if isinstance(d, dict) else None for d in legs]
+    return {'fused': [num(x) for x in g.get('top_score', pd.Series([None] * len(g)))], 'keyword': leg('kw_score'), 'vector': leg('vec_score')}
+
 def abstentions(df,                 # a run's rows as a `frame`
-                by: str = 'system'  # the column naming a system
+                by: str = 'system', # the column naming a system
+                n_boot: int = 2000, # bootstrap resamples of the AUROC's interval
+                seed: int = 0       # their seed
                ) -> list:
-    "Per system with answerable and unanswerable questions: the best top-score threshold (diagnostic) and the never-abstain accuracy."
+    "Per system with answerable and unanswerable questions, per confidence score it carries (fused top score, keyword bm25, vector cosine): AUROC with its interval, the best threshold (diagnostic) and the never-abstain accuracy."
     ok = _clean(df)
     if 'answerable' not in ok or ok['answerable'].all() or not ok['answerable'].any(): return []
-    top = lambda g: [None if pd.isna(x) else float(x) for x in g.get('top_score', pd.Series([None] * len(g)))]
-    return [dict(system=s, **best_threshold(top(g[g['answerable'].astype(bool)]), top(g[~g['answerable'].astype(bool)]))) for s, g in ok.groupby(by, sort=False)]
+    out = []
+    for s, g in ok.groupby(by, sort=False):
+        ans = g['answerable'].astype(bool).tolist()
+        for name, v in _confidences(g).items():
+            if name != 'fused' and all(x is None for x in v): continue   # a leg this system does not have
+            a, u = [x for x, y in zip(v, ans) if y], [x for x, y in zip(v, ans) if not y]
+            auc, lo, hi = auroc(a, u, n_boot=n_boot, seed=seed)
+            out.append(dict(system=s, score=name, auroc=auc, auroc_lo=lo, auroc_hi=hi, **best_threshold(a, u)))
+    return out
 
 def shapleys(df,                 # a run's rows as a `frame`
              factors: dict,      # {system: its factors}
@@ -152,7 +168,7 @@ def summarize(rows,                  # a run's rows
     return dict(by=by, group=list(group), primary=primary, binary=binary, min_n=min_n, show=show or [('Results', [primary, binary, 'hit5', 'ndcg10', 'recall10'])],
                 rows=len(df), errors=int(df['error'].notna().sum()) if 'error' in df else 0,
                 cells=cells(df, by, group, pool=pool, **o), families=families(df, fams, by, group, primary, binary, pool=pool, **o),
-                latency=latency(df, by), abstention=abstentions(df, by), shapley=shapleys(df, factors, primary, by) if factors else None)
+                latency=latency(df, by), abstention=abstentions(df, by, n_boot, seed), shapley=shapleys(df, factors, primary, by) if factors else None)
 
 # %% ../nbs/14_report.ipynb #7b0a0017
 def summary_of(r: dict) -> dict | None:
@@ -258,7 +274,7 @@ def render(run) -> str:
         head += [f"## Shapley values of the factors (value: mean {s['primary']}; they sum to v(all) − v(none))", '',
                  _md(pd.DataFrame([dict(factor=f, shapley=round(v, 4)) for f, v in sorted(sh['shapley'].items(), key=lambda t: -t[1])])), '',
                  f"v(all) = {sh['value_of_all']:.4f}, v(none) = {sh['value_of_none']:.4f}.", '']
-    if len(tb['abstention']): head += ['## Abstention (threshold on the top score; diagnostic: fitted on these questions)', '', _md(tb['abstention']), '']
+    if len(tb['abstention']): head += ['## Abstention (AUROC of each confidence score over answerable and unanswerable questions, with its interval; the threshold is diagnostic: fitted on these questions)', '', _md(tb['abstention']), '']
     head += ['## Latency (ms per call, warm)', '', _md(tb['latency']), '']
     if any(isinstance(c.get(s['primary']), dict) for c in s['cells']):
         fig = figure(r); fig.savefig(run / 'figure.png', dpi=110); plt.close(fig)

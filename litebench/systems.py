@@ -156,15 +156,18 @@ class Builtin:
         if self.kind == 'chunks': return [c.text for cs in s.fine.values() for c in cs]
         return [s.locator.text(n.doc)[n.span[0]:n.span[1]] for ns in s.trees.values() for n in ns]
 
+def _legs(hits, kw_mode: str | None = None) -> dict:
+    "The best raw score of each leg among `hits` (`kw_score`: bm25, `vec_score`: cosine), and `kw_mode` when given and the keyword leg found one of them."
+    d = {k: max(v) for k in ('kw_score', 'vec_score') if (v := [getattr(h, k) for h in hits if getattr(h, k) is not None])}
+    return d | ({'kw_mode': kw_mode} if kw_mode and any(h.kw_rank is not None for h in hits) else {})
+
 def _hits(stack: Stack, hits, kw_mode: str | None = None) -> list:
-    "Located items of store hits, each with its legs' ranks (and, given `kw_mode`, the keyword mode of those the keyword leg found)."
-    mode = lambda h: {'kw_mode': kw_mode} if kw_mode and h.kw_rank is not None else {}
-    return [stack.locator.item(h.chunk.doc, h.chunk.start, h.chunk.end, h.score, {'kw_rank': h.kw_rank, 'vec_rank': h.vec_rank} | mode(h), h.chunk.text) for h in hits]
+    "Located items of store hits, each with its legs' ranks and raw scores (and, given `kw_mode`, the keyword mode of those the keyword leg found)."
+    return [stack.locator.item(h.chunk.doc, h.chunk.start, h.chunk.end, h.score, {'kw_rank': h.kw_rank, 'vec_rank': h.vec_rank} | _legs([h], kw_mode), h.chunk.text) for h in hits]
 
 def _secs(stack: Stack, secs, kw_mode: str | None = None) -> list:
-    "Located items of tree sections (with `kw_mode` where the keyword leg found one of their hits)."
-    mode = lambda s: {'kw_mode': kw_mode} if kw_mode and any(h.kw_rank is not None for h in s.hits) else None
-    return [stack.locator.item(s.node.doc, *s.node.span, s.score, mode(s)) for s in secs]
+    "Located items of tree sections, each with the best raw score of each leg among its hits (and `kw_mode` where the keyword leg found one)."
+    return [stack.locator.item(s.node.doc, *s.node.span, s.score, _legs(s.hits, kw_mode) or None) for s in secs]
 
 # %% ../nbs/12_systems.ipynb #5e0a0018
 DOC_SYSTEMS = ('flat-page', 'flat-fine', 'tree', 'sections', 'tree-no-heading', 'tree-no-spans', 'sections-sum', 'sections-mean')
