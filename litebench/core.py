@@ -201,6 +201,7 @@ def project_root(start=None) -> Path | None:
     "The nearest folder at or above `start` (the current folder) holding litebench's `settings.ini`; else the checkout litebench is imported from; else None."
     p = Path(start or Path.cwd()).resolve()
     if d := next((d for d in (p, *p.parents) if _is_root(d)), None): return d
+    if (env := os.environ.get('LITEBENCH_ROOT')) is not None: return Path(env) if env and _is_root(Path(env)) else None   # set: that checkout; empty: none
     from importlib.util import find_spec
     spec = find_spec('litebench')
     d = Path(spec.origin).resolve().parents[1] if spec and spec.origin else None
