@@ -5,10 +5,11 @@
 # %% ../nbs/03_chunk.ipynb #2b28de07
 from __future__ import annotations
 import re
+from bisect import bisect_left, bisect_right
 from .core import Chunk, doc_text, page_starts, pages_of
 
 # %% auto #0
-__all__ = ['spans_to_chunks', 'chunk_pages', 'chunk_fixed', 'split_span', 'chunk_recursive', 'check_chunks']
+__all__ = ['spans_to_chunks', 'chunk_pages', 'chunk_fixed', 'split_span', 'token_counter', 'chunk_recursive', 'check_chunks']
 
 # %% ../nbs/03_chunk.ipynb #39a713c8
 def _trim(text: str, s: int, e: int) -> tuple:
@@ -60,19 +61,36 @@ _seps = [re.compile(r'\n\s*\n'), re.compile(r'(?<=[.;:!?])\s+'), re.compile(r'\n
 def split_span(text: str,         # the document's text
                start: int,        # where the stretch to cut begins
                end: int,          # and where it ends
-               size: int = 1000,  # longest span, in chars
-               level: int = 0     # the first boundary kind tried (index into the separators, strongest first)
+               size: int = 1000,  # longest span, in chars (or in `count`'s units)
+               level: int = 0,    # the first boundary kind tried (index into the separators, strongest first)
+               count=None         # length of a span `(s, e)` in its own units (e.g. `token_counter`); None: chars
               ) -> list:
-    "Cut `text[start:end]` into spans of at most `size` chars at the strongest boundaries available."
-    if end - start <= size: return [(start, end)]
-    if level == len(_seps): return [(i, min(i + size, end)) for i in range(start, end, size)]
+    "Cut `text[start:end]` into spans of at most `size` chars (or `count` units) at the strongest boundaries available."
+    n = count or (lambda s, e: e - s)
+    if n(start, end) <= size: return [(start, end)]
+    if level == len(_seps): return _hard_cuts(start, end, size, n)
     cuts = sorted({m.end() for m in _seps[level].finditer(text, start, end)} | {end})
     out, s, last = [], start, start
     for c in cuts:
-        if c - s > size and last > s: out.append((s, last)); s = last
+        if n(s, c) > size and last > s: out.append((s, last)); s = last
         last = c
     if end > s: out.append((s, end))
-    return [q for a, b in out for q in (split_span(text, a, b, size, level + 1) if b - a > size else [(a, b)])]
+    return [q for a, b in out for q in (split_span(text, a, b, size, level + 1, count) if n(a, b) > size else [(a, b)])]
+
+def _hard_cuts(start: int, end: int, size: int, n) -> list:
+    "The last resort, inside a word: the longest spans of at most `size` units, one after another."
+    out = []
+    while start < end:
+        e = max(bisect_right(range(start + 1, end + 1), size, key=lambda e: n(start, e)) + start, start + 1)
+        out.append((start, e)); start = e
+    return out
+
+# %% ../nbs/03_chunk.ipynb #7b2d0a02
+def token_counter(spans  # (start, end) offsets of the text's tokens, in order
+                 ):
+    "A `count(s, e)` for `split_span`: how many of the tokens start inside `[s, e)`."
+    starts = [a for a, _ in spans]
+    return lambda s, e: bisect_left(starts, e) - bisect_left(starts, s)
 
 # %% ../nbs/03_chunk.ipynb #cfe6666f
 def chunk_recursive(pages,            # a document's `Page`s

@@ -17,7 +17,7 @@ __all__ = ['FACTORS', 'LANES', 'OPTIONS', 'NAMED', 'GENERATED', 'Config', 'confi
 # %% ../nbs/11b_configs.ipynb #b64c9090
 FACTORS = ('keyword', 'vector', 'tree', 'heading', 'spans', 'sections', 'kw_all')
 LANES = ('names',)   # factors a configuration may name that the generated designs leave out (`ladder(FACTORS + LANES)` adds them)
-OPTIONS = ('kw_relax', 'fuse_minmax', 'fuse_adapt', 'rerank')   # choices on trial, measured against the default; the generated designs leave them out too
+OPTIONS = ('kw_relax', 'fuse_minmax', 'fuse_adapt', 'rerank', 'token_chunks', 'window_pool')   # choices on trial, measured against the default; the generated designs leave them out too
 NAMED = FACTORS + LANES + OPTIONS
 
 class Config(NamedTuple):

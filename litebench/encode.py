@@ -16,7 +16,7 @@ from .core import text_hash, file_sha256, data_dir
 __all__ = ['GRAM_MAX', 'FEW', 'NEEDS', 'ENCODERS', 'FORMS', 'Encoder', 'l2norm', 'MissingExtra', 'need', 'have', 'weights_id',
            'blas_libs', 'one_thread', 'gram_svd', 'LSA', 'Basis', 'st_meta', 'ST', 'MiniLM', 'tensor_shapes', 'Static',
            'check_encoder', 'check_rows', 'Imported', 'import_encoder', 'get_encoder', 'EmbeddingCache', 'Cached',
-           'cached', 'Progress', 'with_progress']
+           'cached', 'Progress', 'with_progress', 'window_of']
 
 # %% ../nbs/05_encode.ipynb #d45977b7
 @runtime_checkable
@@ -249,6 +249,33 @@ class MiniLM(ST):
     def fingerprint(self) -> str:
         return f"minilm:{f'weights={self.weights}' if self.local else f'hub={self.model}'}{self._shape()}"
 
+# %% ../nbs/05_encode.ipynb #7a1c0e02
+@patch
+def tokenizer(self: ST):
+    "The model's word-piece tokenizer (`tokenizers`, from the folder's `tokenizer.json`), without truncation or padding; read once."
+    if getattr(self, '_tok', None) is None:
+        f = Path(self.model)/'tokenizer.json'
+        if self.local and f.exists():
+            from tokenizers import Tokenizer
+            t = Tokenizer.from_file(str(f)); t.no_truncation(); t.no_padding(); self._tok = t
+        else: self._tok = self.load().tokenizer
+    return self._tok
+
+@patch
+def token_spans(self: ST, text: str) -> list:
+    "The (start, end) character offsets of `text`'s word pieces, special tokens left out."
+    t = self.tokenizer()
+    if hasattr(t, 'encode_batch'): return [tuple(o) for o in t.encode(text, add_special_tokens=False).offsets]
+    return [tuple(o) for o in t(text, add_special_tokens=False, return_offsets_mapping=True)['offset_mapping']]
+
+@patch(as_prop=True)
+def room(self: ST) -> int:
+    "Word pieces of a text the model reads: its `maxlen` less its special tokens."
+    if self.meta is None: self.load()
+    t = self.tokenizer()
+    specials = t.encode('', add_special_tokens=True).ids if hasattr(t, 'encode_batch') else t('')['input_ids']
+    return self.meta['maxlen'] - len(specials)
+
 # %% ../nbs/05_encode.ipynb #9e4c7a02
 def tensor_shapes(f) -> dict:
     "The shape of every tensor in a safetensors file, read from its JSON header."
@@ -455,3 +482,9 @@ def with_progress(encoder,                  # any `Encoder`
                  ) -> Progress:
     "Wrap `encoder` so large calls show a progress bar."
     return Progress(encoder, desc, batch, min_size)
+
+# %% ../nbs/05_encode.ipynb #7a1c0e05
+def window_of(encoder) -> tuple | None:
+    "(`token_spans`, `room`) of the encoder (or the encoder it wraps) that reads a window of word pieces; None when it has none."
+    while not hasattr(encoder, 'token_spans') and hasattr(encoder, 'encoder'): encoder = encoder.encoder
+    return (encoder.token_spans, encoder.room) if hasattr(encoder, 'token_spans') else None

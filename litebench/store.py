@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import NamedTuple
 import numpy as np
 from .core import Chunk, Hit, text_hash
-from .encode import one_thread
+from .encode import one_thread, window_of
 
 # %% auto #0
 __all__ = ['TOKENIZE', 'KW_MODES', 'MODES', 'FUSIONS', 'LEG_CACHE', 'check_weights', 'rrf', 'minmax', 'valid_text', 'fts_tokens',
            'fts_terms', 'query_terms', 'fts_query', 'StoreError', 'FlatStore', 'SyncReport', 'Snapshot', 'common_terms',
-           'Leg', 'Postings', 'positive_int', 'window', 'lexical']
+           'Leg', 'Postings', 'positive_int', 'window', 'lexical', 'Windows', 'windows_of']
 
 # %% ../nbs/06_store.ipynb #9889a8b5
 def _real(x) -> bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
@@ -257,7 +257,7 @@ def sync(self: FlatStore, chunks,  # every `Chunk` the store (or `scope`) should
 class Snapshot:
     "One version of a store in memory: chunks, vectors, keyword postings, read in one transaction."
     def __init__(self, store: FlatStore, version: str | None):
-        self.version, self.path = version, store.path
+        self.version, self.path, self.wins = version, store.path, {}
         self.read(store.db)
         self.hnsw = {which: store._hnsw(which, M, version) for which, M in (('text', self.V), ('ctx', self.C))} if self.n >= store.exact_below else None
 
@@ -394,15 +394,16 @@ def _keyword(self: FlatStore, q: str, kw: str, with_ctx: bool, depth: int, docs,
         first = rank('all')
         return first if len(first.pos) >= min_hits else rank('most')
 
-def _vector(self: FlatStore, qv: np.ndarray, with_ctx: bool, depth: int, docs, pages, mem=None) -> Leg:
+def _vector(self: FlatStore, qv: np.ndarray, with_ctx: bool, depth: int, docs, pages, mem=None, pool: bool = False) -> Leg:
     m = self.mem if mem is None else mem
     if not m.n: return Leg([], [])
     mask = _mask(m, docs, pages)
-    if m.hnsw is not None:
+    if m.hnsw is not None and not pool:
         got = m.hnsw['ctx' if with_ctx else 'text'].search(qv, depth * (4 if mask is not None else 1))
         keep = [(int(j), 1 - float(d)) for j, d in zip(got.keys, got.distances) if mask is None or mask[int(j)]][:depth]
         return Leg([j for j, _ in keep], [c for _, c in keep])
     with one_thread(): s = (m.C if with_ctx else m.V) @ qv
+    if pool: s = self._pooled(s, qv, with_ctx, m)
     pos = _top(s if mask is None else np.where(mask, s, -np.inf), depth)
     return Leg(pos, s[pos].tolist())
 
@@ -600,6 +601,7 @@ def search(self: FlatStore, q: str,   # the user's text
            min_terms: int = 3,        # …but keeps at least this many of the query's rarest terms
            min_hits: int = 3,         # 'relax' keyword mode: fewer chunks than this hold every term → the chunks holding the most
            engine: str = 'memory',    # keyword ranking: 'memory' (numpy bm25 over the FTS5 postings) or 'fts5' (SQLite's bm25)
+           pool: bool = False,        # vector leg: a chunk longer than the encoder's window scores its best window (see `windows`)
            qvec=None,                 # the query's vector, when already computed
            mem: Snapshot | None = None  # the snapshot to search (from `reading`); None: the current version
           ) -> list:
@@ -611,7 +613,7 @@ def search(self: FlatStore, q: str,   # the user's text
                   lambda: self._keyword(q, kw, kc, depth, docs, pages, max_df, min_terms, engine, mem=m, min_hits=min_hits)) if mode != 'vector' else None
         if mode != 'keyword':
             qv = self._qvec(q, qvec, m)
-            vl = _leg(m, ('vec', qv.tobytes(), with_ctx, depth, *where), lambda: self._vector(qv, with_ctx, depth, docs, pages, mem=m))
+            vl = _leg(m, ('vec', qv.tobytes(), with_ctx, depth, *where, pool), lambda: self._vector(qv, with_ctx, depth, docs, pages, mem=m, pool=pool))
         else: vl = None
     legs = [l for l in (kl, vl) if l is not None]
     w = (weights[0] * 2 * kl.cover if adapt else weights[0], weights[1]) if mode == 'hybrid' else None
@@ -622,6 +624,52 @@ def search(self: FlatStore, q: str,   # the user's text
     raw = lambda d, j: float(d[j]) if j in d else None
     return [Hit(m.chunks[j], r, s, kpos.get(j), vpos.get(j), kw_score=raw(ks, j), vec_score=raw(vs, j)) for r, (j, s) in enumerate(fused[:limit], 1)]
 
+
+# %% ../nbs/06_store.ipynb #7d4f1a02
+class Windows(NamedTuple):
+    "Extra vectors for chunks longer than the encoder's window: one row per window after the first, and the chunk each belongs to."
+    owner: np.ndarray   # each row's chunk position
+    M: np.ndarray       # the rows' vectors
+
+def windows_of(spans,            # (start, end) offsets of a text's word pieces
+               room: int,        # word pieces the encoder reads
+               overlap: int = 32 # word pieces each window shares with the one before
+              ) -> list:
+    "(start, end) offsets of the windows after the first: `room` word pieces each, starting `room - overlap` apart; none for a text that fits."
+    if not 0 <= overlap < room: raise ValueError(f'need 0 <= overlap < room, got overlap={overlap}, room={room}')
+    step = room - overlap
+    return [(spans[i][0], spans[min(i + room, len(spans)) - 1][1]) for i in range(step, len(spans) - overlap, step)]
+
+# %% ../nbs/06_store.ipynb #7d4f1a04
+@patch
+def windows(self: FlatStore, with_ctx: bool = True,  # windows of context + text (else text alone)
+            overlap: int | None = None,              # word pieces each window shares with the one before; None: an eighth of the room
+            mem: Snapshot | None = None              # the snapshot; None: the current version
+           ) -> Windows:
+    "The window vectors of the snapshot's long chunks, embedded on first use and kept with the snapshot."
+    w = window_of(self.encoder)
+    if w is None: raise StoreError(f'{self.path}: encoder {getattr(self.encoder, "name", None)!r} reads whole texts; window pooling needs an encoder that reads a window of word pieces')
+    spans_of, room = w
+    overlap = room // 8 if overlap is None else overlap
+    with self.reading(mem) as m:
+        if (with_ctx, overlap) not in m.wins:
+            ctx = dict(self.db.execute('SELECT id, ctx FROM chunks')) if with_ctx else {}
+            owner, texts = [], []
+            for j, c in enumerate(m.chunks):
+                head = f'{ctx[int(m.ids[j])]}\n' if ctx.get(int(m.ids[j])) else ''
+                for s, e in windows_of(spans_of(c.text), max(room - len(spans_of(head)), room // 2), overlap):
+                    owner.append(j); texts.append(head + c.text[s:e])
+            M = self._embed(texts) if texts else np.zeros((0, m.V.shape[1]), np.float32)
+            m.wins[(with_ctx, overlap)] = Windows(np.array(owner, np.int64), M)
+        return m.wins[(with_ctx, overlap)]
+
+@patch
+def _pooled(self: FlatStore, s: np.ndarray, qv: np.ndarray, with_ctx: bool, m: Snapshot) -> np.ndarray:
+    "Chunk scores `s` raised to their best window's score."
+    w = self.windows(with_ctx, mem=m)
+    if len(w.owner):
+        with one_thread(): np.maximum.at(s, w.owner, w.M @ qv)
+    return s
 
 # %% ../nbs/06_store.ipynb #6e1a0b08
 @patch

@@ -126,6 +126,7 @@ def _stores(self: Stack, store_dir):
     self.flat.sync([c._replace(node=None, path=()) for cs in self.fine.values() for c in cs])
     self.tree = TreeStore(folder / f'tree-{tag}.sqlite', self.encoder)
     for d in self.docs: self.tree.add_doc(d)
+    self.folder, self.tag, self._fitted = folder, tag, None
     self.fingerprint = text_hash(json.dumps([self.encoder.fingerprint, tag, {k: len(s) for k, s in (('page', self.page), ('fine', self.flat), ('tree', self.tree))}]))
 
 
@@ -143,6 +144,21 @@ def qvec(self: Stack, text: str):
     return self._qv[text]
 
 
+# %% ../nbs/12_systems.ipynb #7f6b3c02
+@patch(as_prop=True)
+def fitted(self: Stack):
+    "The tree store of chunks sized to the encoder's window (word pieces, heading path included), built on first use."
+    if self._fitted is None:
+        from litebench.encode import window_of
+        from litebench.treestore import TreeStore
+        w = window_of(self.encoder)
+        if w is None: raise ValueError(f'token_chunks: encoder {self.encoder.name!r} reads whole texts, so there is no window to size chunks to; use an encoder with a window (minilm, st:MODEL)')
+        spans, room = w
+        store = TreeStore(self.folder / f'tree-tok{room}-{self.tag}.sqlite', self.encoder)
+        for d in self.docs: store.add_doc(d, size=room, tokens=spans)
+        self._fitted = store
+    return self._fitted
+
 # %% ../nbs/12_systems.ipynb #5e0a0017
 class Builtin:
     "One built-in configuration over a `Stack`: question text → located `Item`s."
@@ -154,6 +170,7 @@ class Builtin:
         s = self.stack
         if self.kind == 'pages': return [c.text for cs in s.pages.values() for c in cs]
         if self.kind == 'chunks': return [c.text for cs in s.fine.values() for c in cs]
+        if self.kind == 'fitted': return [c.text for c in s.fitted.mem.chunks]
         return [s.locator.text(n.doc)[n.span[0]:n.span[1]] for ns in s.trees.values() for n in ns]
 
 def _legs(hits, kw_mode: str | None = None) -> dict:
@@ -199,14 +216,17 @@ def config_system(stack: Stack,        # the built `Stack`
     f = cfg.factors
     kw = 'all' if 'kw_all' in f else 'relax' if 'kw_relax' in f else 'any'
     o = dict(mode='hybrid' if {'keyword', 'vector'} <= f else 'keyword' if 'keyword' in f else 'vector', kw=kw, weights=tuple(weights),
-             fuse='minmax' if 'fuse_minmax' in f else 'rrf', adapt='fuse_adapt' in f, rerank=stack.depth if 'rerank' in f else 0, limit=stack.limit, depth=stack.depth)
-    head, store = 'heading' in f, stack.tree if 'tree' in f else stack.page
+             fuse='minmax' if 'fuse_minmax' in f else 'rrf', adapt='fuse_adapt' in f, rerank=stack.depth if 'rerank' in f else 0,
+             pool='window_pool' in f and 'vector' in f, limit=stack.limit, depth=stack.depth)
+    head, fit = 'heading' in f, 'token_chunks' in f and 'tree' in f
+    tree = (lambda: stack.fitted) if fit else (lambda: stack.tree)          # the window-sized store only when asked for, and built then
+    store = (lambda: tree()) if 'tree' in f else (lambda: stack.page)
     ctx = head and 'tree' in f
-    mode = lambda q: None if 'keyword' not in f else kw if kw != 'relax' else store.keyword_mode(q, kw, ctx)
+    mode = lambda q: None if 'keyword' not in f else kw if kw != 'relax' else store().keyword_mode(q, kw, ctx)
     if not f & {'keyword', 'vector'}: run, kind = (lambda q, v: []), 'pages'
     elif 'tree' not in f: run, kind = (lambda q, v: _hits(stack, stack.page.search(q, qvec=v, with_ctx=False, **o), mode(q))), 'pages'
-    elif 'sections' in f: run, kind = (lambda q, v: _secs(stack, stack.tree.sections(q, qvec=v, with_heading=head, heading_kw=head, **o), mode(q))), 'nodes'
-    else: run, kind = (lambda q, v: _hits(stack, stack.tree.doc_search(q, qvec=v, spans='spans' in f, with_heading=head, heading_kw=head, **o), mode(q))), 'chunks'
+    elif 'sections' in f: run, kind = (lambda q, v: _secs(stack, tree().sections(q, qvec=v, with_heading=head, heading_kw=head, **o), mode(q))), 'nodes'
+    else: run, kind = (lambda q, v: _hits(stack, tree().doc_search(q, qvec=v, spans='spans' in f, with_heading=head, heading_kw=head, **o), mode(q))), 'fitted' if fit else 'chunks'
     b = Builtin(stack, run, kind, factors='+'.join(sorted(f)) or 'none')
     return with_names(b) if 'names' in f else b
 

@@ -8,7 +8,7 @@ import re
 from collections import Counter
 from typing import NamedTuple
 from .core import Node, doc_text, page_starts, pages_of, words
-from .chunk import split_span, spans_to_chunks
+from .chunk import split_span, spans_to_chunks, token_counter
 
 # %% auto #0
 __all__ = ['KINDS', 'RANK', 'MODES', 'Heading', 'heading_kind', 'struct_levels', 'DocLine', 'doc_lines', 'locate_outline',
@@ -241,20 +241,26 @@ def only_heading(text: str,  # a stretch of text
 
 def node_chunks(pages,            # a document's `Page`s
                 nodes,            # its tree, from `build_tree`
-                size: int = 1200  # longest chunk, in chars (about)
+                size: int = 1200, # longest chunk, in chars (about), or in `tokens` when given
+                tokens=None,      # a tokenizer, text → (start, end) offsets of its tokens (e.g. an encoder's `token_spans`): `size` counts them
+                context=None      # with `tokens`: a node → the text embedded before each of its chunks (its heading path), whose tokens come off `size`
                ) -> list:
-    "The tree's chunks: each node's own text, split to at most about `size` chars, heading kept with its text."
-    if getattr(pages, 'code', False): from litebench.code import code_chunks; return code_chunks(pages, nodes, size)
+    "The tree's chunks: each node's own text, split to at most about `size` chars (or tokens), heading kept with its text."
+    if getattr(pages, 'code', False):
+        if tokens is not None: raise ValueError(f'{pages[0].doc}: code is chunked by characters; token-sized chunks are for page documents')
+        from litebench.code import code_chunks; return code_chunks(pages, nodes, size)
     text, out, held, titles = doc_text(pages), [], None, []
+    count = token_counter(tokens(text)) if tokens else None
+    room = lambda n: max(size - len(tokens(context(n))), size // 2) if tokens and context else size
     bounds = [n.span[0] for n in nodes] + [len(text)]
-    if nodes and bounds[0] > 0: out += spans_to_chunks(pages, split_span(text, 0, bounds[0], size), text)
+    if nodes and bounds[0] > 0: out += spans_to_chunks(pages, split_span(text, 0, bounds[0], size, count=count), text)
     for i, n in enumerate(nodes):
         s, e = bounds[i], bounds[i + 1]
         if e <= s: continue
         titles.append(n.title)
         if i + 1 < len(nodes) and only_heading(text[s:e], titles):
             held = s if held is None else held; continue
-        sp = split_span(text, held if held is not None else s, e, size)
+        sp = split_span(text, held if held is not None else s, e, room(n), count=count)
         while len(sp) > 1 and only_heading(text[sp[0][0]:sp[0][1]], titles): sp = [(sp[0][0], sp[1][1])] + sp[2:]
         while len(sp) > 1 and only_heading(text[sp[-1][0]:sp[-1][1]], ()): sp = sp[:-2] + [(sp[-2][0], sp[-1][1])]
         out += spans_to_chunks(pages, sp, text, node=n.id, path=n.path)

@@ -39,12 +39,13 @@ class TreeStore(FlatStore):
 def add_doc(self: TreeStore, pages,   # the document's `Pages`
             title: str = '',          # the document's title, put in front of every heading path (default: none)
             tree_mode: str | None = None,  # how the tree is found (see `tree.detect_mode`); None: detect
-            size: int = 1200          # chunk size in characters
+            size: int = 1200,         # chunk size in characters (in `tokens` when given)
+            tokens=None               # a tokenizer (e.g. the encoder's `token_spans`): `size` counts its tokens, the heading path's included
            ) -> SyncReport:
     "Add (or update) one document: its tree, its node chunks with heading paths, its text."
     if not len(pages): raise StoreError(f'{self.path}: a document with no pages cannot be added')
     doc, nodes = pages[0].doc, build_tree(pages, tree_mode)
-    chunks = node_chunks(pages, nodes, size)
+    chunks = node_chunks(pages, nodes, size, tokens, (lambda n: heading_context(n.path, title) + '\n') if tokens else None)
     def also(db):
         db.execute('DELETE FROM nodes WHERE doc=?', (doc,))
         db.executemany('INSERT INTO nodes VALUES (?,?,?,?,?,?,?,?,?,?,?,?)', [(n.id, doc, i, n.parent, n.level, n.kind, n.title, json.dumps(n.path), *n.pages, *n.span) for i, n in enumerate(nodes)])
