@@ -13,8 +13,8 @@ from .runs import read_run
 from fastcore.meta import delegates
 
 # %% auto #0
-__all__ = ['LEGEND', 'frame', 'cells', 'paired', 'families', 'latency', 'abstentions', 'shapleys', 'summarize', 'summary_of',
-           'tables', 'figure', 'header', 'render', 'changes', 'compare_runs']
+__all__ = ['LEGEND', 'frame', 'cells', 'paired', 'families', 'latency', 'abstentions', 'shapleys', 'breakdowns', 'hop_recall',
+           'summarize', 'summary_of', 'tables', 'figure', 'header', 'render', 'changes', 'compare_runs']
 
 # %% ../nbs/14_report.ipynb #7b0a0007
 def frame(rows) -> pd.DataFrame:
@@ -149,6 +149,30 @@ def shapleys(df,                 # a run's rows as a `frame`
     if len(value) < 2 ** len(names): return None
     return dict(value_of_all=value[frozenset(names)], value_of_none=value.get(frozenset(), 0.0), shapley=shapley(names, value))
 
+# %% ../nbs/14_report.ipynb #7b0a0041
+def breakdowns(df,                  # a run's rows as a `frame`
+               primary: str,        # the metric summarised
+               by: str = 'system',  # the column naming a system
+               n_boot: int = 2000, seed: int = 0, min_n: int = 20) -> list:
+    "Per system × tier, and × strategy where questions name one, across suites: n and the primary metric's mean and interval."
+    out = []
+    for col in ('tier', 'strategy'):
+        if col not in df or not df[col].notna().any(): continue
+        for c in cells(df[df[col].notna()], by, (col,), metrics=[primary], pool=False, n_boot=n_boot, seed=seed, min_n=min_n):
+            out.append({by: c[by], 'by': col, 'value': c[col], 'n': c['n'], 'diagnostic': c['diagnostic'], primary: c.get(primary)})
+    return out
+
+def hop_recall(rows,                # a run's rows (with their items)
+               by: str = 'system',  # the field naming a system
+               n_boot: int = 2000, seed: int = 0, min_n: int = 20) -> list:
+    "Per system and hop, over answerable questions whose gold names hops: the share whose source for that hop is among the items kept."
+    hits = {}
+    for r in rows:
+        if r.get('error') or not r.get('answerable') or not r.get('hops'): continue
+        got = {r['hops'][i] for it in r.get('items', []) for i in it.get('gold', [])}
+        for h in sorted({h for h in r['hops'] if h is not None}): hits.setdefault((r[by], h), []).append(float(h in got))
+    return [{by: s, 'hop': h, 'n': len(v), 'diagnostic': len(v) < min_n, 'recall10': _stat(np.array(v), n_boot, seed, min_n)} for (s, h), v in hits.items()]
+
 # %% ../nbs/14_report.ipynb #7b0a0015
 def summarize(rows,                  # a run's rows
               by: str = 'system',    # the column naming a system
@@ -168,7 +192,8 @@ def summarize(rows,                  # a run's rows
     return dict(by=by, group=list(group), primary=primary, binary=binary, min_n=min_n, show=show or [('Results', [primary, binary, 'hit5', 'ndcg10', 'recall10'])],
                 rows=len(df), errors=int(df['error'].notna().sum()) if 'error' in df else 0,
                 cells=cells(df, by, group, pool=pool, **o), families=families(df, fams, by, group, primary, binary, pool=pool, **o),
-                latency=latency(df, by), abstention=abstentions(df, by, n_boot, seed), shapley=shapleys(df, factors, primary, by) if factors else None)
+                latency=latency(df, by), abstention=abstentions(df, by, n_boot, seed), shapley=shapleys(df, factors, primary, by) if factors else None,
+                breakdowns=breakdowns(df, primary, by, **o), hops=hop_recall(rows, by, **o))
 
 # %% ../nbs/14_report.ipynb #7b0a0017
 def summary_of(r: dict) -> dict | None:
@@ -183,7 +208,7 @@ def _name(m: str) -> str: return f'{m} ({IR_MEASURES[m]})' if m in IR_MEASURES e
 def tables(run,                   # the run folder, or what `read_run` gave for it
            numeric: bool = False  # numbers (mean, lo, hi columns) instead of formatted text
           ) -> dict:
-    "The report's tables: one per shown metric set, then 'families' (paired comparisons), 'latency', 'abstention'."
+    "The report's tables: one per shown metric set, then 'families' (paired comparisons), 'latency', 'abstention', 'by tier', 'by strategy', 'by hop'."
     s = summary_of(run if isinstance(run, dict) else read_run(run)) or {}
     keys = [s['by'], *s['group']]
     out = {}
@@ -207,6 +232,11 @@ def tables(run,                   # the run folder, or what `read_run` gave for 
     out['families'] = f
     out['latency'] = pd.DataFrame(s.get('latency', [])).round(3)
     out['abstention'] = pd.DataFrame(s.get('abstention', [])).round(3)
+    P = s.get('primary')
+    for col in ('tier', 'strategy'):
+        rs = [x for x in s.get('breakdowns', []) if x['by'] == col]
+        out[f'by {col}'] = pd.DataFrame([{s['by']: x[s['by']], col: x['value'], 'n': x['n'], _name(P): _ci(x[P]), 'diagnostic': x['diagnostic']} for x in rs])
+    out['by hop'] = pd.DataFrame([{s['by']: x[s['by']], 'hop': x['hop'], 'n': x['n'], 'recall@10': _ci(x['recall10']), 'diagnostic': x['diagnostic']} for x in s.get('hops', [])])
     return out
 
 # %% ../nbs/14_report.ipynb #7b0a0018
@@ -275,6 +305,8 @@ def render(run) -> str:
                  _md(pd.DataFrame([dict(factor=f, shapley=round(v, 4)) for f, v in sorted(sh['shapley'].items(), key=lambda t: -t[1])])), '',
                  f"v(all) = {sh['value_of_all']:.4f}, v(none) = {sh['value_of_none']:.4f}.", '']
     if len(tb['abstention']): head += ['## Abstention (AUROC of each confidence score over answerable and unanswerable questions, with its interval; the threshold is diagnostic: fitted on these questions)', '', _md(tb['abstention']), '']
+    for t, what in (('by tier', 'the primary metric per tier, across suites'), ('by strategy', 'the primary metric per strategy the questions name'), ('by hop', 'recall@10 per hop of multihop gold')):
+        if len(tb.get(t, [])): head += [f'## {t.capitalize()} ({what})', '', _md(tb[t]), '']
     head += ['## Latency (ms per call, warm)', '', _md(tb['latency']), '']
     if any(isinstance(c.get(s['primary']), dict) for c in s['cells']):
         fig = figure(r); fig.savefig(run / 'figure.png', dpi=110); plt.close(fig)

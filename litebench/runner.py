@@ -48,7 +48,8 @@ def ask(q: Question,  # the `Question`
        ) -> dict:
     "One question asked of one system: its row."
     row = dict(qid=q.id, system=name, **getattr(system, 'tags', {}), suite=q.suite, tier=q.tier, split=q.split,
-               answerable=q.answerable, author=(q.provenance or {}).get('author'), question=q.text[:300])
+               answerable=q.answerable, author=(q.provenance or {}).get('author'), strategy=q.strategy, question=q.text[:300])
+    if any(g.hop is not None for g in q.gold): row['hops'] = [g.hop for g in q.gold]   # which hop each gold serves (multihop)
     try:
         t = time.perf_counter(); got = system(q.text); row['ms'] = (time.perf_counter() - t) * 1e3
         items = as_items(got, name)[:k]
