@@ -8,7 +8,7 @@ from pathlib import Path
 from .core import project_root
 from .configs import FACTORS, parse_spec, ladder, loo
 from .questions import load_questions
-from .systems import Stack, config_system
+from .systems import Stack, config_system, abstaining
 from .runner import run_questions, DEFAULTS
 
 # %% auto #0
@@ -51,7 +51,8 @@ def run_bench(questions=None,               # question files or folders (default
               seed: int = DEFAULTS.seed,    # bootstrap seed of the summary
               n_boot: int = DEFAULTS.n_boot,  # bootstrap resamples
               min_n: int = DEFAULTS.min_n,  # fewer questions than this: only diagnostic
-              progress: bool = False        # progress bars while embedding and asking
+              progress: bool = False,       # progress bars while embedding and asking
+              abstain: tuple | None = None  # (score, thresholds): each configuration also run abstaining below each threshold (`systems.abstaining`)
              ):
     "Run the question bench; returns the run folder."
     src = questions if questions is not None else [project_root() / 'sets']
@@ -60,10 +61,13 @@ def run_bench(questions=None,               # question files or folders (default
     if not qs: raise ValueError(f'no questions for split {split!r} and suites {suites or "all"}')
     cfgs = parse_spec(configs) if isinstance(configs, str) else list(configs or [])
     stack = stack or Stack(encoder, pdfs, store_dir, limit=DEFAULTS.k, depth=DEFAULTS.depth, progress=progress)
-    sys = {c.name: config_system(stack, c) for c in cfgs} | dict(systems or {})
+    sys = {c.name: config_system(stack, c) for c in cfgs}
+    if abstain: sys |= {f'{c.name} | {abstain[0]}>={t:g}': abstaining(sys[c.name], abstain[0], t) for c in cfgs for t in abstain[1]}   # a threshold sweep: one system per threshold
+    sys |= dict(systems or {})
     folders = {Path(p) if Path(p).is_dir() else Path(p).parent for p in ([src] if isinstance(src, (str, Path)) else src) if isinstance(p, (str, Path))}
     summary = dict(by='system', group=('suite',), fams=families(cfgs), primary='ndcg10', binary='hit5', show=SHOW, n_boot=n_boot, seed=seed, min_n=min_n,
                    factors={c.name: sorted(c.factors) for c in cfgs} if len(cfgs) == 2 ** len(FACTORS) else None)
-    params = dict(preset='bench', split=split, suites=sorted(suites) if suites else None, configs=[[c.name, sorted(c.factors)] for c in cfgs], seed=seed)
+    params = dict(preset='bench', split=split, suites=sorted(suites) if suites else None, configs=[[c.name, sorted(c.factors)] for c in cfgs], seed=seed,
+                  abstain=[abstain[0], list(abstain[1])] if abstain else None)
     return run_questions(qs, sys, name='bench', params=params, stack=stack, out=out, unseal_test=unseal_test,
                          folder=next(iter(folders)) if len(folders) == 1 else None, summary=summary, progress=progress)

@@ -73,6 +73,16 @@ def _project_sets() -> Path:
     if root is None: raise ValueError('no question files given and not inside a litebench checkout: pass --questions FILE_OR_DIR')
     return root / 'sets'
 
+def _abstain(spec: str | None) -> tuple | None:
+    "`--abstain SCORE:T1,T2,…` as (score, thresholds)."
+    if not spec: return None
+    from litebench.systems import SCORES
+    score, _, ts = spec.partition(':')
+    try: th = [float(t) for t in ts.split(',') if t.strip()]
+    except ValueError: th = []
+    if score not in SCORES or not th: raise ValueError(f'--abstain {spec}: expected SCORE:T1,T2,… with SCORE one of {", ".join(SCORES)} and numbers, e.g. vector:0.4,0.45')
+    return score, th
+
 def cmd_bench(args) -> int:
     "The question bench's subcommands."
     from litebench import questions as Q, bench as B, report as R
@@ -86,6 +96,7 @@ def cmd_bench(args) -> int:
         if len(args.runs) != 2: raise ValueError('bench compare takes two run folders: BASELINE CHANGE')
         print(R.compare_runs(*args.runs, allow_partial=args.allow_partial)); return 0
     print(f'bench: split {args.split}, configurations {args.configs}, encoder {args.encoder}')
+    abstain = _abstain(args.abstain)                  # a mistake here is refused before any store is built
     from litebench.systems import Stack
     src = _sources(args)
     qs = Q.load_questions(src)                       # a malformed file is refused before any store is built
@@ -93,7 +104,7 @@ def cmd_bench(args) -> int:
     if not B.select(qs, args.split, args.suites, args.limit): raise ValueError(f'no questions for split {args.split!r} and suites {args.suites or "all"}')
     stack = Stack(args.encoder, args.pdfs, skip_bad=args.skip_bad, progress=not args.quiet)
     run = B.run_bench(src, split=args.split, unseal_test=args.unseal_test, configs=args.configs, systems=sys_,
-                      suites=args.suites, limit=args.limit, out=args.out, seed=args.seed, stack=stack, progress=not args.quiet)
+                      suites=args.suites, limit=args.limit, out=args.out, seed=args.seed, stack=stack, progress=not args.quiet, abstain=abstain)
     return _done(run)
 
 # %% ../nbs/17_cli.ipynb #e123b921
@@ -145,6 +156,7 @@ def _bench_parser(sub):
     b.add_argument('--sets', help=argparse.SUPPRESS); _common(b)
     b.add_argument('--suites', nargs='+'); b.add_argument('--split', default='dev', choices=['dev', 'test', 'all', 'unsplit'])
     b.add_argument('--unseal-test', action='store_true', help='allow the test split (recorded in the ledger)')
+    b.add_argument('--abstain', metavar='SCORE:T1,T2', help='run: also run each configuration abstaining below each threshold of SCORE (fused, keyword or vector)')
     b.add_argument('--configs', default='ladder', help="ladder, loo, factorial, a YAML file, or several joined by '+'")
     b.add_argument('--limit', type=int); b.add_argument('--n', type=int, default=10, help='seeds to sample')
     b.add_argument('--allow-partial', action='store_true', help='compare runs that did not finish')

@@ -124,7 +124,7 @@ def abstentions(df,                 # a run's rows as a `frame`
                 n_boot: int = 2000, # bootstrap resamples of the AUROC's interval
                 seed: int = 0       # their seed
                ) -> list:
-    "Per system with answerable and unanswerable questions, per confidence score it carries (fused top score, keyword bm25, vector cosine): AUROC with its interval, the best threshold (diagnostic) and the never-abstain accuracy."
+    "Per system with answerable and unanswerable questions, per confidence score it carries (fused top score, keyword bm25, vector cosine): AUROC with its interval, the best threshold (diagnostic), and the accuracy of its decisions as run (`never_abstain`, an empty result counting as an abstention) with its interval."
     ok = _clean(df)
     if 'answerable' not in ok or ok['answerable'].all() or not ok['answerable'].any(): return []
     out = []
@@ -134,7 +134,9 @@ def abstentions(df,                 # a run's rows as a `frame`
             if name != 'fused' and all(x is None for x in v): continue   # a leg this system does not have
             a, u = [x for x, y in zip(v, ans) if y], [x for x, y in zip(v, ans) if not y]
             auc, lo, hi = auroc(a, u, n_boot=n_boot, seed=seed)
-            out.append(dict(system=s, score=name, auroc=auc, auroc_lo=lo, auroc_hi=hi, **best_threshold(a, u)))
+            right = [float(x is not None) for x in a] + [float(x is None) for x in u]   # as run: an empty result is an abstention
+            _, rlo, rhi = bootstrap_ci(right)
+            out.append(dict(system=s, score=name, auroc=auc, auroc_lo=lo, auroc_hi=hi, **best_threshold(a, u), as_run_lo=rlo, as_run_hi=rhi))
     return out
 
 def shapleys(df,                 # a run's rows as a `frame`

@@ -11,8 +11,8 @@ from .core import Item, text_hash, data_dir
 from .configs import Config
 
 # %% auto #0
-__all__ = ['DOC_SYSTEMS', 'as_item', 'as_items', 'load_callable', 'parse_system', 'Stack', 'Builtin', 'doc_system',
-           'config_system', 'with_names']
+__all__ = ['DOC_SYSTEMS', 'SCORES', 'as_item', 'as_items', 'load_callable', 'parse_system', 'Stack', 'Builtin', 'doc_system',
+           'config_system', 'with_names', 'confidence', 'abstaining']
 
 # %% ../nbs/12_systems.ipynb #5e0a0007
 def _pages(p, where: str):
@@ -248,3 +248,27 @@ def with_names(base: Builtin, k: float = 60) -> Builtin:
         for r, x in votes: sc[_key(x)] = sc.get(_key(x), 0.0) + 2 * x.score / (k + r)   # a name typed well outweighs text, one merely started less so
         return [by[key]._replace(score=sc[key]) for key in sorted(by, key=lambda key: -sc[key])[:stack.limit]]   # ties: first seen first
     return Builtin(stack, run, base.kind, **{**base.tags, 'names': True})
+
+# %% ../nbs/12_systems.ipynb #6a0b0002
+SCORES = {'fused': None, 'keyword': 'kw_score', 'vector': 'vec_score'}   # confidence scores, and the leg field each reads
+
+def confidence(items,           # a system's `Item`s, best first
+               score: str       # one of `SCORES`
+              ) -> float | None:
+    "How sure `items` are by `score`: the first item's fused score, or a leg's best raw score among them; None when there is nothing to read."
+    if score not in SCORES: raise ValueError(f'unknown confidence score {score!r}: choose from {", ".join(SCORES)}')
+    if not items: return None
+    if score == 'fused': return items[0].score
+    v = [it.legs[SCORES[score]] for it in items if it.legs and it.legs.get(SCORES[score]) is not None]
+    return max(v) if v else None
+
+def abstaining(base: Builtin,      # the system that answers
+               score: str,         # the confidence it abstains on, one of `SCORES`
+               threshold: float    # below this confidence it returns nothing
+              ) -> Builtin:
+    "`base`, returning nothing ('not in the corpus') when its results' confidence by `score` is below `threshold`."
+    confidence([], score)   # the score's name, checked now
+    def run(q, v):
+        items = base.run(q, v); c = confidence(items, score)
+        return items if c is not None and c >= threshold else []
+    return Builtin(base.stack, run, base.kind, **{**base.tags, 'abstain': f'{score}>={threshold:g}'})
