@@ -117,14 +117,14 @@ def _confidences(g: pd.DataFrame) -> dict:
     num = lambda x: None if x is None or (isinstance(x, float) and np.isnan(x)) else float(x)
     legs = g['top_legs'] if 'top_legs' in g else pd.Series([None] * len(g), index=g.index)
     leg = lambda k: [num(d.get(k)) if isinstance(d, dict) else None for d in legs]
-    return {'fused': [num(x) for x in g.get('top_score', pd.Series([None] * len(g)))], 'keyword': leg('kw_score'), 'vector': leg('vec_score')}
+    return {'fused': [num(x) for x in g.get('top_score', pd.Series([None] * len(g)))], 'keyword': leg('kw_score'), 'vector': leg('vec_score'), 'names': leg('name_score')}
 
 def abstentions(df,                 # a run's rows as a `frame`
                 by: str = 'system', # the column naming a system
                 n_boot: int = 2000, # bootstrap resamples of the AUROC's interval
                 seed: int = 0       # their seed
                ) -> list:
-    "Per system with answerable and unanswerable questions, per confidence score it carries (fused top score, keyword bm25, vector cosine): AUROC with its interval, the best threshold (diagnostic), and the accuracy of its decisions as run (`never_abstain`, an empty result counting as an abstention) with its interval."
+    "Per system with answerable and unanswerable questions, per confidence score it carries (fused top score, keyword bm25, vector cosine, names-lane score): AUROC with its interval, the best threshold (diagnostic), and the accuracy of its decisions as run (`never_abstain`, an empty result counting as an abstention) with its interval."
     ok = _clean(df)
     if 'answerable' not in ok or ok['answerable'].all() or not ok['answerable'].any(): return []
     out = []

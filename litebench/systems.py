@@ -239,18 +239,20 @@ def with_names(base: Builtin, k: float = 60) -> Builtin:
     from litebench.names import MIN_READING   # and adds `TreeStore.names`
     stack = base.stack
     def run(q, v):
-        a, b = base.run(q, v), _secs(stack, stack.tree.names(q, limit=stack.limit))
+        a, b = base.run(q, v), [x._replace(legs={'name_score': x.score}) for x in _secs(stack, stack.tree.names(q, limit=stack.limit))]
         b = [x for x in b if x.score >= b[0].score / 2]   # the lane votes only for names nearly as good as its best
         if not a: return b
         by, sc = {}, dict(rrf([[_key(x) for x in a]], k))
         votes = [(r, x) for r, x in enumerate(b, 1) if x.score >= MIN_READING]   # shared trigrams alone do not vote
         for it in a + [x for _, x in votes]: by.setdefault(_key(it), it)
-        for r, x in votes: sc[_key(x)] = sc.get(_key(x), 0.0) + 2 * x.score / (k + r)   # a name typed well outweighs text, one merely started less so
+        for r, x in votes:
+            sc[_key(x)] = sc.get(_key(x), 0.0) + 2 * x.score / (k + r)   # a name typed well outweighs text, one merely started less so
+            by[_key(x)] = by[_key(x)]._replace(legs={**(by[_key(x)].legs or {}), 'name_score': x.score})   # the lane's own score beside the legs'
         return [by[key]._replace(score=sc[key]) for key in sorted(by, key=lambda key: -sc[key])[:stack.limit]]   # ties: first seen first
     return Builtin(stack, run, base.kind, **{**base.tags, 'names': True})
 
 # %% ../nbs/12_systems.ipynb #6a0b0002
-SCORES = {'fused': None, 'keyword': 'kw_score', 'vector': 'vec_score'}   # confidence scores, and the leg field each reads
+SCORES = {'fused': None, 'keyword': 'kw_score', 'vector': 'vec_score', 'names': 'name_score'}   # confidence scores, and the leg field each reads
 
 def confidence(items,           # a system's `Item`s, best first
                score: str       # one of `SCORES`
