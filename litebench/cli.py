@@ -76,7 +76,7 @@ def _project_sets() -> Path:
 def _abstain(spec: str | None) -> tuple | None:
     "`--abstain SCORE:T1,T2,…` as (score, thresholds)."
     if not spec: return None
-    from litebench.systems import SCORES
+    from litebench.metrics import SCORES
     score, _, ts = spec.partition(':')
     try: th = [float(t) for t in ts.split(',') if t.strip()]
     except ValueError: th = []

@@ -11,9 +11,9 @@ from .core import words, Item, Gold
 from .relevance import contains, judge, unit_rank
 
 # %% auto #0
-__all__ = ['METRICS', 'IR_MEASURES', 'first_hit', 'score_text', 'hit_at', 'mrr_at', 'precision_at', 'recall_at', 'complete_at',
-           'ndcg_at', 'gains_of', 'metrics_at', 'question_metrics', 'abstention', 'best_threshold', 'auroc',
-           'token_overlap']
+__all__ = ['METRICS', 'IR_MEASURES', 'SCORES', 'first_hit', 'score_text', 'hit_at', 'mrr_at', 'precision_at', 'recall_at',
+           'complete_at', 'ndcg_at', 'gains_of', 'metrics_at', 'question_metrics', 'abstention', 'best_threshold',
+           'confidence', 'auroc', 'token_overlap']
 
 # %% ../nbs/08a_metrics.ipynb #4861215d
 def first_hit(flags,      # one truth value per returned rank, best first
@@ -188,6 +188,19 @@ def best_threshold(top_scores_answerable,    # top score per answerable question
     cands = sorted({float(s) for s in a + u if s is not None and not math.isnan(s)}) + [math.inf]
     best = max(({'threshold': t, **abstention(a, u, t)} for t in cands), key=lambda r: r['accuracy'])
     return best | {'never_abstain': abstention(a, u, -math.inf)['accuracy']}
+
+# %% ../nbs/08a_metrics.ipynb #c0f10002
+SCORES = {'fused': None, 'keyword': 'kw_score', 'vector': 'vec_score', 'names': 'name_score'}   # confidence scores, and the leg field each reads
+
+def confidence(items,           # a system's `Item`s, best first
+               score: str       # one of `SCORES`
+              ) -> float | None:
+    "How sure `items` are by `score`: the first item's fused score, or a leg's best raw score among them; None when there is nothing to read."
+    if score not in SCORES: raise ValueError(f'unknown confidence score {score!r}: choose from {", ".join(SCORES)}')
+    if not items: return None
+    if score == 'fused': return items[0].score
+    v = [it.legs[SCORES[score]] for it in items if it.legs and it.legs.get(SCORES[score]) is not None]
+    return max(v) if v else None
 
 # %% ../nbs/08a_metrics.ipynb #a1b2c30a
 def auroc(scores_answerable,        # a confidence score per answerable question (None or nan: nothing returned)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from .metrics import METRICS, IR_MEASURES, best_threshold, auroc
+from .metrics import METRICS, IR_MEASURES, SCORES, best_threshold, auroc
 from .stats import bootstrap_ci, compare, mcnemar, holm, shapley, VERDICTS
 from .runs import read_run
 from fastcore.meta import delegates
@@ -117,7 +117,7 @@ def _confidences(g: pd.DataFrame) -> dict:
     num = lambda x: None if x is None or (isinstance(x, float) and np.isnan(x)) else float(x)
     legs = g['top_legs'] if 'top_legs' in g else pd.Series([None] * len(g), index=g.index)
     leg = lambda k: [num(d.get(k)) if isinstance(d, dict) else None for d in legs]
-    return {'fused': [num(x) for x in g.get('top_score', pd.Series([None] * len(g)))], 'keyword': leg('kw_score'), 'vector': leg('vec_score'), 'names': leg('name_score')}
+    return {'fused': [num(x) for x in g.get('top_score', pd.Series([None] * len(g)))]} | {s: leg(s) for s in SCORES if s != 'fused'}
 
 def abstentions(df,                 # a run's rows as a `frame`
                 by: str = 'system', # the column naming a system

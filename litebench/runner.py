@@ -8,7 +8,7 @@ import signal, threading, time
 from typing import NamedTuple
 from .core import Question, Item, text_hash
 from .relevance import judge
-from .metrics import question_metrics
+from .metrics import question_metrics, SCORES, confidence
 from .systems import as_items
 from .runs import new_run, Rows, finish_run, read_run, alive, write_questions
 
@@ -57,7 +57,7 @@ def ask(q: Question,  # the `Question`
         loc, doc = judge(items, q.gold)
         row['items'] = [item_row(it, i, g, d) for i, (it, g, d) in enumerate(zip(items, loc, doc), 1)]
         row['top_score'] = items[0].score if items else None
-        row['top_legs'] = {k: max(v) for k in ('kw_score', 'vec_score', 'name_score') if (v := [it.legs[k] for it in items if it.legs and it.legs.get(k) is not None])}   # each leg's best raw score among the items
+        row['top_legs'] = {s: c for s in SCORES if s != 'fused' and (c := confidence(items, s)) is not None}   # each leg's best raw score among the items
         if q.answerable: row['metrics'] = question_metrics(items, q.gold, k, judged=(loc, doc))
     except Exception as ex: row['error'] = f'{type(ex).__name__}: {ex}'
     return row

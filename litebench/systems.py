@@ -9,10 +9,11 @@ from fastcore.basics import patch
 from pathlib import Path
 from .core import Item, text_hash, data_dir
 from .configs import Config
+from .metrics import SCORES, confidence
 
 # %% auto #0
-__all__ = ['DOC_SYSTEMS', 'SCORES', 'as_item', 'as_items', 'load_callable', 'parse_system', 'Stack', 'Builtin', 'doc_system',
-           'config_system', 'with_names', 'confidence', 'abstaining']
+__all__ = ['DOC_SYSTEMS', 'as_item', 'as_items', 'load_callable', 'parse_system', 'Stack', 'Builtin', 'doc_system',
+           'config_system', 'with_names', 'abstaining']
 
 # %% ../nbs/12_systems.ipynb #5e0a0007
 def _pages(p, where: str):
@@ -252,20 +253,8 @@ def with_names(base: Builtin, k: float = 60) -> Builtin:
     return Builtin(stack, run, base.kind, **{**base.tags, 'names': True})
 
 # %% ../nbs/12_systems.ipynb #6a0b0002
-SCORES = {'fused': None, 'keyword': 'kw_score', 'vector': 'vec_score', 'names': 'name_score'}   # confidence scores, and the leg field each reads
-
-def confidence(items,           # a system's `Item`s, best first
-               score: str       # one of `SCORES`
-              ) -> float | None:
-    "How sure `items` are by `score`: the first item's fused score, or a leg's best raw score among them; None when there is nothing to read."
-    if score not in SCORES: raise ValueError(f'unknown confidence score {score!r}: choose from {", ".join(SCORES)}')
-    if not items: return None
-    if score == 'fused': return items[0].score
-    v = [it.legs[SCORES[score]] for it in items if it.legs and it.legs.get(SCORES[score]) is not None]
-    return max(v) if v else None
-
 def abstaining(base: Builtin,      # the system that answers
-               score: str,         # the confidence it abstains on, one of `SCORES`
+               score: str,         # the confidence it abstains on, one of `metrics.SCORES`
                threshold: float    # below this confidence it returns nothing
               ) -> Builtin:
     "`base`, returning nothing ('not in the corpus') when its results' confidence by `score` is below `threshold`."
