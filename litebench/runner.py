@@ -13,7 +13,7 @@ from .systems import as_items
 from .runs import new_run, Rows, finish_run, read_run, alive, write_questions
 
 # %% auto #0
-__all__ = ['DEFAULTS', 'Settings', 'item_row', 'ask', 'sealed', 'gold_errors', 'Terminated', 'run_questions']
+__all__ = ['DEFAULTS', 'Settings', 'item_row', 'ask', 'staged', 'sealed', 'gold_errors', 'Terminated', 'run_questions']
 
 # %% ../nbs/13_runner.ipynb #7a0a0007
 class Settings(NamedTuple):
@@ -44,7 +44,8 @@ def ask(q: Question,  # the `Question`
         name: str,    # the system's name
         system,       # the system: text → items
         k: int = 10,  # items judged
-        locate=None   # fills in where each item lies in the corpus (e.g. `Locator.locate`); None: items as returned
+        locate=None,  # fills in where each item lies in the corpus (e.g. `Locator.locate`); None: items as returned
+        stage=None    # a stage after retrieval: (question, items) → a dict kept as the row's `answer`; None: none
        ) -> dict:
     "One question asked of one system: its row."
     row = dict(qid=q.id, system=name, **getattr(system, 'tags', {}), suite=q.suite, tier=q.tier, split=q.split,
@@ -59,8 +60,17 @@ def ask(q: Question,  # the `Question`
         row['top_score'] = items[0].score if items else None
         row['top_legs'] = {s: c for s in SCORES if s != 'fused' and (c := confidence(items, s)) is not None}   # each leg's best raw score among the items
         if q.answerable: row['metrics'] = question_metrics(items, q.gold, k, judged=(loc, doc))
+        if stage is not None: row['answer'] = staged(stage, q, items)
     except Exception as ex: row['error'] = f'{type(ex).__name__}: {ex}'
     return row
+
+def staged(stage,    # (question, items) → dict
+           q,        # the `Question`
+           items     # the items retrieved for it, located
+          ) -> dict:
+    "The stage's record for one question; a stage that fails (a replay miss, a completion it cannot read) fails that row's answer, never the run."
+    try: return dict(stage(q, items))
+    except Exception as ex: return dict(error=f'{type(ex).__name__}: {ex}')
 
 # %% ../nbs/13_runner.ipynb #7a0a0013
 def sealed(questions,                  # the `Question`s of the run
@@ -107,7 +117,7 @@ def _reach(questions, systems) -> dict:
     return out
 
 # %% ../nbs/13_runner.ipynb #7a0a0019
-def _loop(run, questions, systems, k, locate, prepare, reach, bad, progress):
+def _loop(run, questions, systems, k, locate, prepare, reach, bad, progress, stage=None):
     it = questions
     if progress:
         from tqdm.auto import tqdm
@@ -116,7 +126,7 @@ def _loop(run, questions, systems, k, locate, prepare, reach, bad, progress):
         for q in it:
             if prepare and q.id not in bad: prepare([q.text])
             for name, s in systems.items():
-                row = ask(q, name, s, k, locate) if q.id not in bad else dict(qid=q.id, system=name, **getattr(s, 'tags', {}), suite=q.suite, tier=q.tier, split=q.split, answerable=q.answerable, error=bad[q.id])
+                row = ask(q, name, s, k, locate, stage) if q.id not in bad else dict(qid=q.id, system=name, **getattr(s, 'tags', {}), suite=q.suite, tier=q.tier, split=q.split, answerable=q.answerable, error=bad[q.id])
                 if (q.id, name) in reach: row['reachable'] = reach[(q.id, name)]
                 rows.add(row)
 
@@ -131,7 +141,8 @@ def run_questions(questions,                 # the `Question`s to ask
                   unseal_test: bool = False, # allow questions of the test split (recorded in the ledger)
                   folder=None,               # the question files' folder, whose recorded split assignment is checked
                   summary: dict | None = None, # options of `report.summarize` (group, families, primary, …)
-                  progress: bool = False     # a progress bar over the questions
+                  progress: bool = False,    # a progress bar over the questions
+                  stage=None                 # a stage after retrieval, (question, items) → the row's `answer` (see `ask`); None: none
                  ):
     "Ask every question of every system; rows, summary and status in a new run folder, which is returned."
     from litebench import report, questions as Q
@@ -146,11 +157,11 @@ def run_questions(questions,                 # the `Question`s to ask
     run = new_run(name, params, root=out, files=getattr(stack, 'files', ()))
     write_questions(run, questions)
     opened = Q.open_test(Q.set_identity(questions), run.name, 'test', list(systems)) if n_test else None
-    _run(run, questions, systems, k, stack, bad, summary or {}, progress, test_openings=opened)
+    _run(run, questions, systems, k, stack, bad, summary or {}, progress, stage, test_openings=opened)
     return run
 
 # %% ../nbs/13_runner.ipynb #7a0a0021
-def _run(run, questions, systems, k, stack, bad, opts, progress, **extra):
+def _run(run, questions, systems, k, stack, bad, opts, progress, stage=None, **extra):
     from litebench import report
     t0, main = time.perf_counter(), threading.current_thread() is threading.main_thread()
     with alive(run):
@@ -158,7 +169,7 @@ def _run(run, questions, systems, k, stack, bad, opts, progress, **extra):
         try:
             if stack is not None: stack.prepare([q.text for q in questions if q.id not in bad])
             _loop(run, questions, systems, k, stack.locator.locate if stack is not None else None, stack.prepare if stack is not None else None,
-                  _reach(questions, systems), bad, progress)
+                  _reach(questions, systems), bad, progress, stage)
         except BaseException as ex:
             rows = read_run(run)['rows']
             finish_run(run, report.summarize(rows, **opts) if rows else None, error=f'{type(ex).__name__}: {ex}', wall_s=time.perf_counter() - t0, **extra)
@@ -166,5 +177,6 @@ def _run(run, questions, systems, k, stack, bad, opts, progress, **extra):
         finally:
             if main: signal.signal(signal.SIGTERM, old)
         rows = read_run(run)['rows']; n_bad = sum('error' in r for r in rows)
+        if stage is not None: extra['answer_errors'] = sum('error' in (r.get('answer') or {}) for r in rows)   # rows whose answer failed; their retrieval stands
         finish_run(run, report.summarize(rows, **opts), error=f'{n_bad} of {len(rows)} rows failed' if n_bad else None, wall_s=time.perf_counter() - t0,
                    cache=getattr(getattr(stack, 'encoder', None), 'stats', None), **extra)
