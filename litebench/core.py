@@ -83,6 +83,7 @@ class Hit(NamedTuple):
     node: Node | None = None
     kw_score: float | None = None   # the keyword leg's bm25
     vec_score: float | None = None  # the vector leg's cosine
+    kw_held: int | None = None      # how many of the keyword leg's terms the chunk holds
 
     @property
     def text(self) -> str: return self.chunk.text

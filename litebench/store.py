@@ -621,8 +621,9 @@ def search(self: FlatStore, q: str,   # the user's text
     if rerank: fused = self._rerank(q, fused, rerank, m, k, max_df, min_terms)
     kpos, vpos = {j: i for i, j in enumerate(kl.pos if kl else [], 1)}, {j: i for i, j in enumerate(vl.pos if vl else [], 1)}
     ks, vs = dict(zip(kl.pos, kl.score)) if kl else {}, dict(zip(vl.pos, vl.score)) if vl else {}
+    kh = dict(zip(kl.pos, kl.held)) if kl and kl.held is not None else {}
     raw = lambda d, j: float(d[j]) if j in d else None
-    return [Hit(m.chunks[j], r, s, kpos.get(j), vpos.get(j), kw_score=raw(ks, j), vec_score=raw(vs, j)) for r, (j, s) in enumerate(fused[:limit], 1)]
+    return [Hit(m.chunks[j], r, s, kpos.get(j), vpos.get(j), kw_score=raw(ks, j), vec_score=raw(vs, j), kw_held=kh.get(j)) for r, (j, s) in enumerate(fused[:limit], 1)]
 
 
 # %% ../nbs/06_store.ipynb #7d4f1a02

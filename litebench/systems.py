@@ -175,8 +175,8 @@ class Builtin:
         return [s.locator.text(n.doc)[n.span[0]:n.span[1]] for ns in s.trees.values() for n in ns]
 
 def _legs(hits, kw_mode: str | None = None) -> dict:
-    "The best raw score of each leg among `hits` (`kw_score`: bm25, `vec_score`: cosine), and `kw_mode` when given and the keyword leg found one of them."
-    d = {k: max(v) for k in ('kw_score', 'vec_score') if (v := [getattr(h, k) for h in hits if getattr(h, k) is not None])}
+    "The best raw score of each leg among `hits` (`kw_score`: bm25, `kw_held`: keyword terms matched, `vec_score`: cosine), and `kw_mode` when given and the keyword leg found one of them."
+    d = {k: max(v) for k in ('kw_score', 'kw_held', 'vec_score') if (v := [getattr(h, k) for h in hits if getattr(h, k) is not None])}
     return d | ({'kw_mode': kw_mode} if kw_mode and any(h.kw_rank is not None for h in hits) else {})
 
 def _hits(stack: Stack, hits, kw_mode: str | None = None) -> list:
