@@ -52,7 +52,8 @@ def run_bench(questions=None,               # question files or folders (default
               n_boot: int = DEFAULTS.n_boot,  # bootstrap resamples
               min_n: int = DEFAULTS.min_n,  # fewer questions than this: only diagnostic
               progress: bool = False,       # progress bars while embedding and asking
-              abstain: tuple | None = None  # (score, thresholds): each configuration also run abstaining below each threshold (`systems.abstaining`)
+              abstain: tuple | None = None, # (score, thresholds): each configuration also run abstaining below each threshold (`systems.abstaining`)
+              answers=None                  # a stage after retrieval answering each row (an `answers.Stage`, e.g. `answers.answer_stage()`); None: retrieval only
              ):
     "Run the question bench; returns the run folder."
     src = questions if questions is not None else [project_root() / 'sets']
@@ -68,6 +69,6 @@ def run_bench(questions=None,               # question files or folders (default
     summary = dict(by='system', group=('suite',), fams=families(cfgs), primary='ndcg10', binary='hit5', show=SHOW, n_boot=n_boot, seed=seed, min_n=min_n,
                    factors={c.name: sorted(c.factors) for c in cfgs} if len(cfgs) == 2 ** len(FACTORS) else None)
     params = dict(preset='bench', split=split, suites=sorted(suites) if suites else None, configs=[[c.name, sorted(c.factors)] for c in cfgs], seed=seed,
-                  abstain=[abstain[0], list(abstain[1])] if abstain else None)
+                  abstain=[abstain[0], list(abstain[1])] if abstain else None, answers=answers.describe() if answers is not None else None)
     return run_questions(qs, sys, name='bench', params=params, stack=stack, out=out, unseal_test=unseal_test,
-                         folder=next(iter(folders)) if len(folders) == 1 else None, summary=summary, progress=progress)
+                         folder=next(iter(folders)) if len(folders) == 1 else None, summary=summary, progress=progress, stage=answers)
