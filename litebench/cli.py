@@ -95,8 +95,10 @@ def cmd_bench(args) -> int:
     if args.what == 'compare':
         if len(args.runs) != 2: raise ValueError('bench compare takes two run folders: BASELINE CHANGE')
         print(R.compare_runs(*args.runs, allow_partial=args.allow_partial)); return 0
-    print(f'bench: split {args.split}, configurations {args.configs}, encoder {args.encoder}')
+    if args.what in ('judge', 'agree', 'draft'): return _graded(args)
+    print(f'bench: split {args.split}, configurations {args.configs}, encoder {args.encoder}' + (f', answers by {args.generator}' if args.answers else ''))
     abstain = _abstain(args.abstain)                  # a mistake here is refused before any store is built
+    stage = _stage(args)
     from litebench.systems import Stack
     src = _sources(args)
     qs = Q.load_questions(src)                       # a malformed file is refused before any store is built
@@ -104,8 +106,53 @@ def cmd_bench(args) -> int:
     if not B.select(qs, args.split, args.suites, args.limit): raise ValueError(f'no questions for split {args.split!r} and suites {args.suites or "all"}')
     stack = Stack(args.encoder, args.pdfs, skip_bad=args.skip_bad, progress=not args.quiet)
     run = B.run_bench(src, split=args.split, unseal_test=args.unseal_test, configs=args.configs, systems=sys_,
-                      suites=args.suites, limit=args.limit, out=args.out, seed=args.seed, stack=stack, progress=not args.quiet, abstain=abstain)
-    return _done(run)
+                      suites=args.suites, limit=args.limit, out=args.out, seed=args.seed, stack=stack, progress=not args.quiet, abstain=abstain, answers=stage)
+    return _done(run) if stage is None else _answered(run, stage)
+
+# %% ../nbs/17_cli.ipynb #e123b931
+def _stage(args):
+    "The answer stage `bench run` was asked for; None without `--answers`."
+    from litebench.replay import open_llm
+    if not args.answers:
+        if args.llm or args.generator != 'extractive': raise ValueError('--llm and --generator go with --answers (bench run) or with bench judge / draft')
+        return None
+    from litebench.answers import answer_stage
+    return answer_stage(args.generator, llm=open_llm(args.llm) if args.generator == 'llm' else None)
+
+def _pending_note(llm) -> str:
+    "What to do after recording: where the prompts went."
+    from litebench.replay import pending_path
+    return f"recorded {llm.stats['recorded']} new prompt(s) to {pending_path(llm.path)}: write a completion for each into {llm.path} (replay.fill), then run again with --llm replay:{llm.path}"
+
+def _answered(run, stage) -> int:
+    "A finished answer-tier run: its report, its answers' count, and a note or an error when answers failed."
+    from litebench.runs import read_run
+    code = _done(run); meta = read_run(run)['run']; bad = meta.get('answer_errors') or 0
+    llm = stage.settings.get('llm')
+    print(f"answers: {meta['params']['planned_rows'] - bad} written, {bad} failed; grade them with: litebench bench judge {run}")
+    if llm is not None and llm.mode == 'record': print(_pending_note(llm)); return code
+    if bad: print(f'ERROR: {bad} answer(s) failed (see each row\'s answer.error in {run}/per_query.jsonl)', file=sys.stderr); return code or 1
+    return code
+
+def _graded(args) -> int:
+    "bench judge, agree and draft."
+    from litebench import grading as J
+    from litebench.replay import open_llm
+    if args.what == 'draft':
+        from litebench.draft import cmd_draft
+        if not args.suite or not args.llm: raise ValueError('bench draft needs --suite SUITE and --llm record:STORE or replay:STORE')
+        return cmd_draft(_sources(args)[0], args.suite, args.llm, args.pack)
+    if args.what == 'agree':
+        if len(args.runs) != 2: raise ValueError('bench agree takes the labels file and the run folder: litebench bench agree LABELS.yaml RUN_DIR [--label JUDGE]')
+        a = J.agree(args.runs[0], args.runs[1], args.label, seed=args.seed)
+        print(J.agreement_line(args.runs[1], args.label)[0]); print(f"written to {Path(args.runs[1]) / 'judge' / args.label / 'agreement.json'}"); return 0
+    if len(args.runs) != 1: raise ValueError('bench judge takes one run folder: litebench bench judge RUN_DIR [--llm replay:STORE]')
+    llm = open_llm(args.llm)
+    out = J.judge_run(args.runs[0], llm)
+    print(J.render_judge(args.runs[0], out.name)); print(f'grades: {out}')
+    failed = J.read_grades(args.runs[0], out.name)[0]['failed']
+    if llm is not None and llm.mode == 'record': print(_pending_note(llm)); return 0
+    return 1 if failed else 0
 
 # %% ../nbs/17_cli.ipynb #e123b921
 def _corpus_units(pdfs, unit) -> dict:
@@ -150,8 +197,14 @@ def _eval_parser(sub):
     e.add_argument('--unit', help='the unit kind (article, section, …; default: from the trees)'); e.set_defaults(fn=cmd_eval)
 
 def _bench_parser(sub):
-    b = sub.add_parser('bench', help='the question bench: validate, sample, split, run, report, compare')
-    b.add_argument('what', choices=['validate', 'sample', 'split', 'run', 'report', 'compare']); b.add_argument('runs', nargs='*', help='run folder(s), for report and compare')
+    b = sub.add_parser('bench', help='the question bench: validate, sample, split, run, report, compare; the answer tier: judge, agree, draft')
+    b.add_argument('what', choices=['validate', 'sample', 'split', 'run', 'report', 'compare', 'judge', 'agree', 'draft'])
+    b.add_argument('runs', nargs='*', help='run folder(s), for report, compare and judge; LABELS.yaml RUN_DIR for agree')
+    b.add_argument('--answers', action='store_true', help='run: write an answer per row from the top chunks (the answer tier)')
+    b.add_argument('--generator', default='extractive', choices=['extractive', 'llm'], help='run --answers: who writes the answers (default: %(default)s, needs no model)')
+    b.add_argument('--llm', metavar='record:STORE|replay:STORE', help='the replay layer for model calls (run --generator llm, judge, draft)')
+    b.add_argument('--label', default='match', help='agree: the judge to measure (its folder under RUN/judge/; default: %(default)s)')
+    b.add_argument('--suite', help='draft: the suite whose seeds to draft'); b.add_argument('--pack', help='draft: one seed pack in sets/seeds to draft all of')
     b.add_argument('--questions', action='append', metavar='FILE_OR_DIR', help='question files or folders (repeatable; default: the project\'s sets/)')
     b.add_argument('--sets', help=argparse.SUPPRESS); _common(b)
     b.add_argument('--suites', nargs='+'); b.add_argument('--split', default='dev', choices=['dev', 'test', 'all', 'unsplit'])
@@ -217,7 +270,7 @@ def _mistakes() -> tuple:
     extra = ()
     try: from litebench.encode import MissingExtra; extra = (MissingExtra,)
     except ImportError: pass
-    return (FetchError, QuestionError, SealError, StoreError, PdfError, FileNotFoundError, NotADirectoryError, IsADirectoryError, ValueError, *extra)
+    return (FetchError, QuestionError, SealError, StoreError, PdfError, FileNotFoundError, FileExistsError, NotADirectoryError, IsADirectoryError, ValueError, *extra)
 
 def main(argv=None) -> int:
     "Entry point of the `litebench` command."
