@@ -45,7 +45,7 @@ def test_sidebar_lists_the_pages():
     listed = list(flat(side))
     assert all((NBS / e).is_file() for e in listed), [e for e in listed if not (NBS / e).is_file()]
     assert {n for n in NOTEBOOKS if re.match(r'\d', n)} <= set(listed)
-    assert {'index.ipynb', 'evals/rendered/doc_eval.md', 'evals/rendered/bench.md', 'evals/rendered/recall.md', 'tutorials/own_pdfs.ipynb'} <= set(listed)
+    assert {'index.ipynb', 'evals/rendered/doc_eval.md', 'evals/rendered/bench.md', 'evals/rendered/recall.md', 'evals/rendered/answers.md', 'tutorials/own_pdfs.ipynb'} <= set(listed)
 
 
 # ---------------------------------------------------------------- the notebooks, as nbdev reads them
@@ -108,7 +108,7 @@ def test_page_keeps_prose_and_api(processed, name):
         assert re.search(rf'^###\s+(?:{re.escape(n)}|{re.escape(o.__name__)})\s*$', docs, re.M), f'{name}: no API docs (show_doc) for {mod}.{n}'
 
 
-@pytest.mark.parametrize('name', ['doc_eval', 'bench', 'recall'])
+@pytest.mark.parametrize('name', ['doc_eval', 'bench', 'recall', 'answers'])
 def test_findings_pages_survive_processing(processed, name):
     "The findings pages are part of the site as they are: their findings table and every figure are in the processed site."
     cache = processed[0]

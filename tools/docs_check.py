@@ -387,7 +387,7 @@ def _findings_rows(md: str) -> list:
     return []
 
 
-def check_rendered(p: Problems, folder: Path = ROOT / 'nbs/evals/rendered', names=('doc_eval', 'bench', 'recall')):
+def check_rendered(p: Problems, folder: Path = ROOT / 'nbs/evals/rendered', names=('doc_eval', 'bench', 'recall', 'answers')):
     "The committed findings pages: made from a commit they name, markdown tables without HTML or cut cells, figures beside them."
     for name in names:
         f = folder / f'{name}.md'

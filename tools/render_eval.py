@@ -3,7 +3,7 @@ markdown to nbs/evals/rendered/NAME.md, its figures beside it in NAME_files/. Th
 the findings first (the findings table, then each finding with its check folded), then the notebook in order: prose, code,
 tables as markdown, figures. Nothing is cut short.
 
-    python tools/render_eval.py doc_eval bench recall # refuses a tree with uncommitted changes
+    python tools/render_eval.py doc_eval bench recall answers # refuses a tree with uncommitted changes
     python tools/render_eval.py bench --allow-dirty # renders anyway, and says so in the page's title line
 """
 from __future__ import annotations
@@ -136,7 +136,7 @@ def render(name: str, allow_dirty: bool = False, state: tuple | None = None) -> 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('names', nargs='+', metavar='NAME', help='eval notebooks to render: doc_eval, bench, recall')
+    ap.add_argument('names', nargs='+', metavar='NAME', help='eval notebooks to render: doc_eval, bench, recall, answers')
     ap.add_argument('--allow-dirty', action='store_true', help="render from a tree with uncommitted changes, stamping the page's title line")
     a = ap.parse_args(argv)
     state = tree_state()   # once: the pages written by this run do not make the next one dirty
