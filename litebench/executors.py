@@ -6,7 +6,7 @@
 from __future__ import annotations
 import hashlib, io, time
 from pathlib import Path
-from fastcore.basics import store_attr
+from fastcore.basics import store_attr, patch
 from .systems import Stack
 
 # %% auto #0
@@ -83,7 +83,7 @@ class dask:
                 except ValueError: pass
             if self.address in (None, 'local'):
                 import logging
-                self._cluster = distributed.LocalCluster(n_workers=self.n_workers, threads_per_worker=1, processes=self.processes, dashboard_address=None, silence_logs=logging.ERROR)
+                self._cluster = distributed.LocalCluster(n_workers=self.n_workers, threads_per_worker=1, processes=self.processes, dashboard_address=':0', silence_logs=logging.ERROR)
                 self._client = distributed.Client(self._cluster)
             else: self._client = distributed.Client(self.address)
         return self._client
@@ -102,7 +102,8 @@ def _task(fn, blob, shard):
     "On a worker: the shared part unpacked (once per process), then `fn` over the shard."
     return fn(unpack(blob), shard)
 
-def _map(self: dask, fn, shared, shards):
+@patch
+def map(self: dask, fn, shared, shards):
     "`(index, result or exception)` for each shard, as the tasks finish."
     from distributed import as_completed
     from litebench.executors import _task   # by reference, so a worker imports it rather than receiving a copy
@@ -115,7 +116,6 @@ def _map(self: dask, fn, shared, shards):
             except Exception as ex: r = ex
             yield futs[f], r
     finally: c.cancel(list(futs))
-dask.map = _map
 
 # %% ../nbs/23_executors.ipynb #3d000013
 def scheduler(spec: str | None  # None, 'local', 'local:N' or a scheduler address such as 'tcp://host:8786'
