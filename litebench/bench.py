@@ -53,7 +53,8 @@ def run_bench(questions=None,               # question files or folders (default
               min_n: int = DEFAULTS.min_n,  # fewer questions than this: only diagnostic
               progress: bool = False,       # progress bars while embedding and asking
               abstain: tuple | None = None, # (score, thresholds): each configuration also run abstaining below each threshold (`systems.abstaining`)
-              answers=None                  # a stage after retrieval answering each row (an `answers.Stage`, e.g. `answers.answer_stage()`); None: retrieval only
+              answers=None,                 # a stage after retrieval answering each row (an `answers.Stage`, e.g. `answers.answer_stage()`); None: retrieval only
+              executor=None                 # where the questions are asked (`executors.serial`, `executors.dask`); None: here, one by one
              ):
     "Run the question bench; returns the run folder."
     src = questions if questions is not None else [project_root() / 'sets']
@@ -71,4 +72,4 @@ def run_bench(questions=None,               # question files or folders (default
     params = dict(preset='bench', split=split, suites=sorted(suites) if suites else None, configs=[[c.name, sorted(c.factors)] for c in cfgs], seed=seed,
                   abstain=[abstain[0], list(abstain[1])] if abstain else None, answers=answers.describe() if answers is not None else None)
     return run_questions(qs, sys, name='bench', params=params, stack=stack, out=out, unseal_test=unseal_test,
-                         folder=next(iter(folders)) if len(folders) == 1 else None, summary=summary, progress=progress, stage=answers)
+                         folder=next(iter(folders)) if len(folders) == 1 else None, summary=summary, progress=progress, stage=answers, executor=executor)

@@ -104,9 +104,13 @@ def cmd_bench(args) -> int:
     qs = Q.load_questions(src)                       # a malformed file is refused before any store is built
     sys_ = _systems(args.system, qs)
     if not B.select(qs, args.split, args.suites, args.limit): raise ValueError(f'no questions for split {args.split!r} and suites {args.suites or "all"}')
+    from contextlib import nullcontext
+    from litebench.executors import scheduler
+    ex = scheduler(args.scheduler)                   # a mistake here is refused before any store is built
     stack = Stack(args.encoder, args.pdfs, skip_bad=args.skip_bad, progress=not args.quiet)
-    run = B.run_bench(src, split=args.split, unseal_test=args.unseal_test, configs=args.configs, systems=sys_,
-                      suites=args.suites, limit=args.limit, out=args.out, seed=args.seed, stack=stack, progress=not args.quiet, abstain=abstain, answers=stage)
+    with ex or nullcontext():
+        run = B.run_bench(src, split=args.split, unseal_test=args.unseal_test, configs=args.configs, systems=sys_, suites=args.suites, limit=args.limit,
+                          out=args.out, seed=args.seed, stack=stack, progress=not args.quiet, abstain=abstain, answers=stage, executor=ex)
     return _done(run) if stage is None else _answered(run, stage)
 
 # %% ../nbs/17_cli.ipynb #e123b931
@@ -213,6 +217,7 @@ def _bench_parser(sub):
     b.add_argument('--configs', default='ladder', help="ladder, loo, factorial, a YAML file, or several joined by '+'")
     b.add_argument('--limit', type=int); b.add_argument('--n', type=int, default=10, help='seeds to sample')
     b.add_argument('--allow-partial', action='store_true', help='compare runs that did not finish')
+    b.add_argument('--scheduler', metavar='ADDRESS', help='run on Dask: local, local:N (a LocalCluster of N workers) or a scheduler address tcp://HOST:PORT (needs litebench[dask])')
     b.add_argument('--adopt', action='store_true', help='split: record the dev/test labels a question file already has'); b.set_defaults(fn=cmd_bench)
 
 def _export_parser(sub):
@@ -226,8 +231,12 @@ def cmd_recall(args) -> int:
     "The recall harness: run, diff against a baseline, check regress cases, print the report (markdown or JSON)."
     from litebench import recall as R
     if args.base and args.base_config: raise ValueError('--base and --base-config: choose one baseline')
-    rep, code = R.recall(args.corpus, args.queries, args.types, args.config, args.limit, args.k, args.encoder, args.base, args.base_config,
-                         args.bench or 0, not args.no_regress, args.fail_on_loss, args.regress, progress=not args.quiet)
+    from contextlib import nullcontext
+    from litebench.executors import scheduler
+    ex = scheduler(args.scheduler)
+    with ex or nullcontext():
+        rep, code = R.recall(args.corpus, args.queries, args.types, args.config, args.limit, args.k, args.encoder, args.base, args.base_config,
+                             args.bench or 0, not args.no_regress, args.fail_on_loss, args.regress, progress=not args.quiet, executor=ex)
     print(json.dumps(rep, indent=1, default=str) if args.json else R.render(rep, misses=args.misses))
     if code: print(f"ERROR: {len(rep['losses'])} loss(es): {rep['losses'][0]}", file=sys.stderr)
     return code
@@ -245,6 +254,7 @@ def _recall_parser(sub):
     r.add_argument('--fail-on-loss', action='store_true', help='exit 1 when a source or a regress case was lost')
     r.add_argument('--no-regress', action='store_true', help='skip the regress cases'); r.add_argument('--regress', help='regress cases TSV (default: recall/regress.tsv)')
     r.add_argument('--quiet', action='store_true', help='no plan line, no progress bars')
+    r.add_argument('--scheduler', metavar='ADDRESS', help='run on Dask: local, local:N (a LocalCluster of N workers) or a scheduler address tcp://HOST:PORT (needs litebench[dask])')
     r.set_defaults(fn=cmd_recall)
 
 # %% ../nbs/17_cli.ipynb #e123b90a

@@ -45,7 +45,7 @@ def item_label(it: dict, corpus: str) -> str:
 def _rank(row: dict) -> int | None:
     return next((it['rank'] for it in row.get('items', []) if it['gold']), None)
 
-def run_side(corpus: str, queries, cfg: str = DEFAULT_CONFIG, encoder: str = 'lsa', k: int = 50, stack=None, out=None, progress: bool = False) -> dict:
+def run_side(corpus: str, queries, cfg: str = DEFAULT_CONFIG, encoder: str = 'lsa', k: int = 50, stack=None, out=None, progress: bool = False, executor=None) -> dict:
     "One side's results over the corpus's `queries` (`NameQuery`s): index and query time, and per query its rank and top 10."
     from litebench.runner import run_questions
     from litebench.runs import read_run
@@ -55,7 +55,7 @@ def run_side(corpus: str, queries, cfg: str = DEFAULT_CONFIG, encoder: str = 'ls
     t = time.perf_counter(); stack = stack or recall_stack(corpus, encoder, k, progress=progress); index_s = time.perf_counter() - t
     questions, c = as_questions(qs), recall_config(cfg)
     run = run_questions(questions, {c.name: config_system(stack, c)}, name=f'recall-{corpus}', k=k, stack=stack, out=out or tempfile.mkdtemp(prefix='recall-runs-'),
-                        params=dict(preset='recall', corpus=corpus, config=c.name), summary=dict(group=('suite',), n_boot=10), progress=progress)
+                        params=dict(preset='recall', corpus=corpus, config=c.name), summary=dict(group=('suite',), n_boot=10), progress=progress, executor=executor)
     rows = {r['qid']: r for r in read_run(run)['rows']}
     per = [dict(qid=x.id, query=q.query, type=q.type, source=q.source, rank=_rank(rows[x.id]), ms=rows[x.id].get('ms'),
                 top=[item_label(it, corpus) for it in rows[x.id].get('items', [])[:10]], error=rows[x.id].get('error')) for x, q in zip(questions, qs)]
@@ -222,7 +222,7 @@ def _regress_side(side: dict, cases, cfg: str) -> list:
 # %% ../nbs/18_recall.ipynb #d9bc55e9
 def recall(corpus: str = 'all', queries=None, types=None, cfg: str = DEFAULT_CONFIG, limit: int | None = None, k: int = 50,
            encoder: str = 'lsa', base: str | None = None, base_config: str | None = None, bench_reps: int = 0,
-           regress: bool = True, fail_on_loss: bool = False, regress_file=None, progress: bool = False, out=None) -> tuple:
+           regress: bool = True, fail_on_loss: bool = False, regress_file=None, progress: bool = False, out=None, executor=None) -> tuple:
     "Run the harness (run folders in `out`, a temporary folder when None); (report dict, exit code): 1 when `fail_on_loss` and a source or a regress case was lost."
     corpora = CORPORA if corpus == 'all' else (corpus,)
     qs = query_set(queries, corpora, types, limit)
@@ -231,12 +231,12 @@ def recall(corpus: str = 'all', queries=None, types=None, cfg: str = DEFAULT_CON
                        + (f', baseline {base or base_config}' if base or base_config else '') + (f', {len(cases)} regress cases' if regress else ''), file=sys.stderr)
     rep = dict(corpus=list(corpora), config=cfg, base=base or base_config, queries=len(qs), runs=[], diff=[], regress=[], bench={})
     for c in corpora:
-        new = run_side(c, qs, cfg, encoder, k, out=out, progress=progress) | dict(side='new')
+        new = run_side(c, qs, cfg, encoder, k, out=out, progress=progress, executor=executor) | dict(side='new')
         rep['runs'].append(_public(new))
         if regress: rep['regress'] += [r | dict(side='new') for r in _regress_side(new, cases, cfg)]
         old = None
         if base_config:
-            old = run_side(c, qs, base_config, encoder, k, stack=new['stack'], out=out, progress=progress) | dict(side='base')   # same tree, same index: only the configuration differs
+            old = run_side(c, qs, base_config, encoder, k, stack=new['stack'], out=out, progress=progress, executor=executor) | dict(side='base')   # same tree, same index: only the configuration differs
             rep['runs'].append(_public(old))
             if regress: rep['regress'] += [r | dict(side='base') for r in _regress_side(old, cases, base_config)]
         if bench_reps:

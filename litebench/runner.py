@@ -13,7 +13,8 @@ from .systems import as_items
 from .runs import new_run, Rows, finish_run, read_run, alive, write_questions
 
 # %% auto #0
-__all__ = ['DEFAULTS', 'Settings', 'item_row', 'ask', 'staged', 'sealed', 'gold_errors', 'Terminated', 'run_questions']
+__all__ = ['DEFAULTS', 'Settings', 'item_row', 'ask', 'staged', 'sealed', 'gold_errors', 'Terminated', 'run_questions',
+           'ask_shard']
 
 # %% ../nbs/13_runner.ipynb #7a0a0007
 class Settings(NamedTuple):
@@ -117,6 +118,10 @@ def _reach(questions, systems) -> dict:
     return out
 
 # %% ../nbs/13_runner.ipynb #7a0a0019
+def _failed_row(q, name, s, error: str) -> dict:
+    "The row of a question that was not asked: `error` says why."
+    return dict(qid=q.id, system=name, **getattr(s, 'tags', {}), suite=q.suite, tier=q.tier, split=q.split, answerable=q.answerable, error=error)
+
 def _loop(run, questions, systems, k, locate, prepare, reach, bad, progress, stage=None):
     it = questions
     if progress:
@@ -126,7 +131,7 @@ def _loop(run, questions, systems, k, locate, prepare, reach, bad, progress, sta
         for q in it:
             if prepare and q.id not in bad: prepare([q.text])
             for name, s in systems.items():
-                row = ask(q, name, s, k, locate, stage) if q.id not in bad else dict(qid=q.id, system=name, **getattr(s, 'tags', {}), suite=q.suite, tier=q.tier, split=q.split, answerable=q.answerable, error=bad[q.id])
+                row = ask(q, name, s, k, locate, stage) if q.id not in bad else _failed_row(q, name, s, bad[q.id])
                 if (q.id, name) in reach: row['reachable'] = reach[(q.id, name)]
                 rows.add(row)
 
@@ -142,7 +147,8 @@ def run_questions(questions,                 # the `Question`s to ask
                   folder=None,               # the question files' folder, whose recorded split assignment is checked
                   summary: dict | None = None, # options of `report.summarize` (group, families, primary, …)
                   progress: bool = False,    # a progress bar over the questions
-                  stage=None                 # a stage after retrieval, (question, items) → the row's `answer` (see `ask`); None: none
+                  stage=None,                # a stage after retrieval, (question, items) → the row's `answer` (see `ask`); None: none
+                  executor=None              # where the questions are asked: None asks them here, one by one; an executor (`executors.serial`, `executors.dask`) asks them in shards
                  ):
     "Ask every question of every system; rows, summary and status in a new run folder, which is returned."
     from litebench import report, questions as Q
@@ -153,23 +159,25 @@ def run_questions(questions,                 # the `Question`s to ask
     bad = gold_errors([q for q in questions if q.gold and q.source], stack.files) if stack is not None and stack.files else {}
     params = dict(params or {}, k=k, questions=len(questions), systems=list(systems), planned_rows=len(questions) * len(systems),
                   questions_digest=text_hash(repr([(q.id, q.text, q.gold) for q in questions])), splits=sorted({str(q.split) for q in questions}),
-                  encoder=getattr(getattr(stack, 'encoder', None), 'fingerprint', None), corpus_warnings=list(getattr(stack, 'warnings', [])), summary=summary or {})
+                  encoder=getattr(getattr(stack, 'encoder', None), 'fingerprint', None), corpus_warnings=list(getattr(stack, 'warnings', [])), summary=summary or {},
+                  **({'executor': executor.describe()} if executor is not None else {}))
     run = new_run(name, params, root=out, files=getattr(stack, 'files', ()))
     write_questions(run, questions)
     opened = Q.open_test(Q.set_identity(questions), run.name, 'test', list(systems)) if n_test else None
-    _run(run, questions, systems, k, stack, bad, summary or {}, progress, stage, test_openings=opened)
+    _run(run, questions, systems, k, stack, bad, summary or {}, progress, stage, executor, test_openings=opened)
     return run
 
 # %% ../nbs/13_runner.ipynb #7a0a0021
-def _run(run, questions, systems, k, stack, bad, opts, progress, stage=None, **extra):
+def _run(run, questions, systems, k, stack, bad, opts, progress, stage=None, executor=None, **extra):
     from litebench import report
     t0, main = time.perf_counter(), threading.current_thread() is threading.main_thread()
     with alive(run):
         old = signal.signal(signal.SIGTERM, _raise_term) if main else None
         try:
             if stack is not None: stack.prepare([q.text for q in questions if q.id not in bad])
-            _loop(run, questions, systems, k, stack.locator.locate if stack is not None else None, stack.prepare if stack is not None else None,
-                  _reach(questions, systems), bad, progress, stage)
+            if executor is None: _loop(run, questions, systems, k, stack.locator.locate if stack is not None else None, stack.prepare if stack is not None else None,
+                                       _reach(questions, systems), bad, progress, stage)
+            else: _sharded(run, questions, systems, k, stack, _reach(questions, systems), bad, progress, stage, executor)
         except BaseException as ex:
             rows = read_run(run)['rows']
             finish_run(run, report.summarize(rows, **opts) if rows else None, error=f'{type(ex).__name__}: {ex}', wall_s=time.perf_counter() - t0, **extra)
@@ -180,3 +188,47 @@ def _run(run, questions, systems, k, stack, bad, opts, progress, stage=None, **e
         if stage is not None: extra['answer_errors'] = sum('error' in (r.get('answer') or {}) for r in rows)   # rows whose answer failed; their retrieval stands
         finish_run(run, report.summarize(rows, **opts), error=f'{n_bad} of {len(rows)} rows failed' if n_bad else None, wall_s=time.perf_counter() - t0,
                    cache=getattr(getattr(stack, 'encoder', None), 'stats', None), **extra)
+
+# %% ../nbs/13_runner.ipynb #7a0b0002
+def ask_shard(shared: tuple,  # (systems, stack, stage, k), as the executor delivers them
+              shard: tuple    # (questions, system name)
+             ) -> list:
+    "The rows of one shard: its questions asked of its system (the executor's task)."
+    systems, stack, stage, k = shared
+    qs, name = shard
+    locate = stack.locator.locate if stack is not None else None
+    return [ask(q, name, systems[name], k, locate, stage) for q in qs]
+
+def _chunk_rows(qs, systems, bad, reach, done) -> list:
+    "The rows of one run of questions in serial order, from each system's shard result (a list of rows, or the exception that failed it)."
+    out, got = [], {n: iter(r) if isinstance(r, list) else r for n, r in done.items()}
+    for q in qs:
+        for name, s in systems.items():
+            r = got[name]
+            if q.id in bad: row = _failed_row(q, name, s, bad[q.id])
+            elif isinstance(r, BaseException): row = _failed_row(q, name, s, f'shard failed: {type(r).__name__}: {r}')
+            else: row = next(r)
+            if (q.id, name) in reach: row['reachable'] = reach[(q.id, name)]
+            out.append(row)
+    return out
+
+# %% ../nbs/13_runner.ipynb #7a0b0003
+def _sharded(run, questions, systems, k, stack, reach, bad, progress, stage, executor):
+    per = executor.per or max(1, -(-len(questions) // (4 * executor.workers())))
+    chunks = [questions[i:i + per] for i in range(0, len(questions), per)]
+    names = list(systems)
+    shards = [([q for q in c if q.id not in bad], n) for c in chunks for n in names]
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+        bar = tqdm(total=len(shards), desc=run.name, unit='shard')
+    done, nxt, seen = {}, 0, 0
+    with Rows(run) as rows:
+        for i, res in executor.map(ask_shard, (systems, stack, stage, k), shards):
+            done[i] = res; seen += 1
+            if bar is not None: bar.update()
+            while nxt < len(chunks) and all(nxt * len(names) + j in done for j in range(len(names))):
+                for row in _chunk_rows(chunks[nxt], systems, bad, reach, {n: done.pop(nxt * len(names) + j) for j, n in enumerate(names)}): rows.add(row)
+                nxt += 1
+    if bar is not None: bar.close()
+    if nxt < len(chunks): raise RuntimeError(f'the executor {executor.describe()} returned {seen} of the {len(shards)} shards')

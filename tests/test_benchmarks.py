@@ -171,3 +171,26 @@ def test_factorial(tmp_path):
     rows = table(md)
     assert [x[:2] for x in rows] == [['ladder', '7'], ['factorial', '128']] and all(re.fullmatch(r'\d+\.\d+', c) for x in rows for c in x[2:]), rows
     assert "The factorial's rows with and without the cache are the same" in md and '(3 questions,' in md
+
+
+def test_dask_ingest(tmp_path):
+    "Four synthetic PDFs on one worker and on two: the report's rows and its paragraph on paper (never the times)."
+    pytest.importorskip('distributed')
+    out = tmp_path / 'd.md'
+    r = run('dask-ingest', '--files', 4, '--workers', '1,2', '--out', out, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.startswith(f'dask-ingest benchmark: 4 synthetic PDFs, workers 1,2; report: {out}')
+    md = out.read_text()
+    assert md.startswith(f'# Dask ingest benchmark\n\nMade by `python benchmarks/run.py dask-ingest --repeats 1 --files 4 --out {out}`.')
+    assert 'of 4 synthetic PDFs, 12 pages, 24 chunks, as 4 Dask tasks' in md
+    rows = table(md)
+    assert [x[0] for x in rows] == ['1', '2'] and rows[0][-1] == '100%' and all(re.fullmatch(r'\d+%', x[-1]) for x in rows), rows
+    assert '**A million pages, on paper.**' in md and re.search(r'about [\d.]+ h on 1 worker, [\d.]+ h on 8', md)
+
+
+@pytest.mark.parametrize('args, says', [(['dask-ingest', '--files', '0'], '--files must be at least 1, got 0'),
+                                        (['dask-ingest', '--workers', 'a,b'], '--workers a,b: expected worker counts such as 1,2'),
+                                        (['dask-ingest', '--workers', '0'], 'each worker count must be at least 1')])
+def test_dask_ingest_mistakes(args, says, tmp_path):
+    r = run(*args, cwd=tmp_path)
+    assert r.returncode == 2 and r.stdout == '' and says in r.stderr, r.stderr
