@@ -5,6 +5,7 @@
 # %% ../nbs/08a_metrics.ipynb #ed235d73
 from __future__ import annotations
 import math
+from bisect import bisect_left
 from collections import Counter
 from functools import lru_cache
 from itertools import islice
@@ -186,9 +187,10 @@ def best_threshold(top_scores_answerable,    # top score per answerable question
                   ) -> dict:
     "The observed-score threshold of highest abstention accuracy (lowest on ties), and the never-abstain accuracy beside it; DIAGNOSTIC."
     a, u = list(top_scores_answerable), list(top_scores_unanswerable)
-    cands = sorted({float(s) for s in a + u if s is not None and not math.isnan(s)}) + [math.inf]
-    best = max(({'threshold': t, **abstention(a, u, t)} for t in cands), key=lambda r: r['accuracy'])
-    return best | {'never_abstain': abstention(a, u, -math.inf)['accuracy']}
+    sa, su = (sorted(float(s) for s in xs if s is not None and not math.isnan(s)) for xs in (a, u))
+    right = lambda t: len(sa) - bisect_left(sa, t) + len(u) - len(su) + bisect_left(su, t)   # answerable answered + unanswerable abstained at `t`
+    t = max(sorted(set(sa + su)) + [math.inf], key=right)                                   # the first, so the lowest, of the best
+    return {'threshold': t, **abstention(a, u, t), 'never_abstain': abstention(a, u, -math.inf)['accuracy']}
 
 # %% ../nbs/08a_metrics.ipynb #c0f10002
 SCORES = {'fused': None, 'keyword': 'kw_score', 'vector': 'vec_score', 'names': 'name_score'}   # confidence scores, and the leg field each reads

@@ -51,10 +51,9 @@ def cells(df,                  # a run's rows as a `frame`
     views = [ok] + ([ok.assign(suite='all')] if pool and 'suite' in group and ok['suite'].nunique() > 1 else [])
     for view in views:
         for key, g in view.groupby([by, *group], sort=False):
-            c = dict(zip([by, *group], key), n=len(g), diagnostic=len(g) < min_n)
-            for m in ms:
-                v = g[m].dropna()
-                if len(v): c[m] = _stat(v.to_numpy(float), n_boot, seed, min_n)
+            c, X = dict(zip([by, *group], key), n=len(g), diagnostic=len(g) < min_n), g[ms].to_numpy(float)   # the metrics as one array: no Series per cell
+            for m, v in zip(ms, X.T):
+                if len(v := v[~np.isnan(v)]): c[m] = _stat(v, n_boot, seed, min_n)
             if 'reachable' in g and g['reachable'].notna().any(): c['ceiling'] = float(g['reachable'].mean())
             out.append(c)
     return out

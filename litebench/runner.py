@@ -14,8 +14,8 @@ from .systems import as_items, Memo
 from .runs import new_run, Rows, finish_run, read_run, alive, write_questions
 
 # %% auto #0
-__all__ = ['DEFAULTS', 'Settings', 'item_row', 'judged', 'result_key', 'ask', 'staged', 'sealed', 'gold_errors', 'Terminated',
-           'run_questions']
+__all__ = ['DEFAULTS', 'Settings', 'item_row', 'snippet', 'judged', 'result_key', 'ask', 'staged', 'sealed', 'gold_errors',
+           'Terminated', 'run_questions']
 
 # %% ../nbs/13_runner.ipynb #7a0a0007
 class Settings(NamedTuple):
@@ -40,7 +40,14 @@ def item_row(it: Item,   # the returned `Item`
             ) -> dict:
     "What a row keeps of one returned item."
     return dict(rank=rank, file=it.file, pages=list(it.pages) if it.pages else None, path=list(it.path), units=[list(u) for u in it.units],
-                score=it.score, legs=it.legs, hash=text_hash(it.text), snippet=' '.join(it.text.split())[:160], gold=sorted(gold), doc=sorted(doc))
+                score=it.score, legs=it.legs, hash=text_hash(it.text), snippet=snippet(it.text), gold=sorted(gold), doc=sorted(doc))
+
+def snippet(text: str,  # the item's text
+            n: int = 160 # characters kept
+           ) -> str:
+    "The first `n` characters of `text` with its whitespace collapsed, read from a prefix long enough to hold them."
+    s = ' '.join(text[:4 * n].split())    # a prefix's collapsed text is a prefix of the whole's
+    return (s if len(s) > n or len(text) <= 4 * n else ' '.join(text.split()))[:n]
 
 def judged(q: Question,  # the `Question`
            items,        # the `Item`s returned, at most k
@@ -55,9 +62,10 @@ def judged(q: Question,  # the `Question`
     if q.answerable: out['metrics'] = question_metrics(items, q.gold, k, judged=(loc, doc))
     return items, out
 
-def result_key(items) -> tuple | None:
-    "What identifies a result list for judging: every field of every item, each leg's value with its type; None when a field cannot be a key."
-    key = tuple(it[:5] + (None if it.legs is None else tuple((a, type(x), x) for a, x in it.legs.items()),) + it[6:] for it in items)
+def result_key(got) -> tuple | None:
+    "What identifies a system's result for judging: every field of every `Item`, each leg's value with its type; None for anything else, or a field that cannot be a key."
+    if not isinstance(got, (list, tuple)) or not all(isinstance(it, Item) for it in got): return None
+    key = tuple(it[:5] + (None if not isinstance(it.legs, dict) else tuple((a, type(x), x) for a, x in it.legs.items()),) + it[6:] for it in got)
     try: hash(key); return key
     except TypeError: return None
 
@@ -76,9 +84,8 @@ def ask(q: Question,  # the `Question`
     if any(g.hop is not None for g in q.gold): row['hops'] = [g.hop for g in q.gold]   # which hop each gold serves (multihop)
     try:
         got, row['ms'] = memo.timed(system, q.text)
-        items = as_items(got, name)[:k]
-        key = None if (r := result_key(items)) is None else ('judged', q.id, q.gold, k, r)
-        items, kept = memo.get(q.text, key, lambda: judged(q, items, k, locate))
+        key = None if (r := result_key(got)) is None else ('judged', q.id, q.gold, k, r)
+        items, kept = memo.get(q.text, key, lambda: judged(q, as_items(got, name)[:k], k, locate))
         row |= kept
         if stage is not None: row['answer'] = staged(stage, q, list(items))
     except Exception as ex: row['error'] = f'{type(ex).__name__}: {ex}'
