@@ -5,7 +5,9 @@
 # %% ../nbs/08a_metrics.ipynb #ed235d73
 from __future__ import annotations
 import math
+from bisect import bisect_left
 from collections import Counter
+from functools import lru_cache
 from itertools import islice
 from .core import words, Item, Gold
 from .relevance import contains, judge, unit_rank
@@ -185,9 +187,10 @@ def best_threshold(top_scores_answerable,    # top score per answerable question
                   ) -> dict:
     "The observed-score threshold of highest abstention accuracy (lowest on ties), and the never-abstain accuracy beside it; DIAGNOSTIC."
     a, u = list(top_scores_answerable), list(top_scores_unanswerable)
-    cands = sorted({float(s) for s in a + u if s is not None and not math.isnan(s)}) + [math.inf]
-    best = max(({'threshold': t, **abstention(a, u, t)} for t in cands), key=lambda r: r['accuracy'])
-    return best | {'never_abstain': abstention(a, u, -math.inf)['accuracy']}
+    sa, su = (sorted(float(s) for s in xs if s is not None and not math.isnan(s)) for xs in (a, u))
+    right = lambda t: len(sa) - bisect_left(sa, t) + len(u) - len(su) + bisect_left(su, t)   # answerable answered + unanswerable abstained at `t`
+    t = max(sorted(set(sa + su)) + [math.inf], key=right)                                   # the first, so the lowest, of the best
+    return {'threshold': t, **abstention(a, u, t), 'never_abstain': abstention(a, u, -math.inf)['accuracy']}
 
 # %% ../nbs/08a_metrics.ipynb #c0f10002
 SCORES = {'fused': None, 'keyword': 'kw_score', 'vector': 'vec_score', 'names': 'name_score'}   # confidence scores, and the leg field each reads
@@ -203,6 +206,15 @@ def confidence(items,           # a system's `Item`s, best first
     return max(v) if v else None
 
 # %% ../nbs/08a_metrics.ipynb #a1b2c30a
+@lru_cache(maxsize=16)
+def _resamples(na: int, nu: int, n_boot: int, seed: int) -> tuple:
+    "How often each answerable and each unanswerable question is drawn in each resample: drawn once per sizes and seed, shared by every score (read-only)."
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    ca, cu = (rng.multinomial(n, np.full(n, 1 / n), n_boot).astype(float) for n in (na, nu))   # floats: the products below go to BLAS, exact still
+    ca.flags.writeable = cu.flags.writeable = False
+    return ca, cu
+
 def auroc(scores_answerable,        # a confidence score per answerable question (None or nan: nothing returned)
           scores_unanswerable,      # the same score per unanswerable question
           n_boot: int = 2000,       # bootstrap resamples
@@ -215,9 +227,8 @@ def auroc(scores_answerable,        # a confidence score per answerable question
     a, u = f(scores_answerable), f(scores_unanswerable)
     if not len(a) or not len(u): raise ValueError(f'auroc needs both kinds of question: {len(a)} answerable, {len(u)} unanswerable')
     M = (a[:, None] > u[None, :]) + 0.5 * (a[:, None] == u[None, :])
-    rng = np.random.default_rng(seed)
-    ca, cu = rng.multinomial(len(a), np.full(len(a), 1 / len(a)), n_boot), rng.multinomial(len(u), np.full(len(u), 1 / len(u)), n_boot)
-    boot = np.einsum('bi,ij,bj->b', ca, M, cu) / (len(a) * len(u))
+    ca, cu = _resamples(len(a), len(u), n_boot, seed)
+    boot = ((ca @ M) * cu).sum(1) / (len(a) * len(u))   # each resample's pairs, weighted by how often each side was drawn
     return float(M.mean()), float(np.quantile(boot, alpha / 2)), float(np.quantile(boot, 1 - alpha / 2))
 
 # %% ../nbs/08a_metrics.ipynb #c29e8936

@@ -50,13 +50,20 @@ def cells(df,                  # a run's rows as a `frame`
     ms = [m for m in metrics if m in ok and ok[m].notna().any()]
     views = [ok] + ([ok.assign(suite='all')] if pool and 'suite' in group and ok['suite'].nunique() > 1 else [])
     for view in views:
-        for key, g in view.groupby([by, *group], sort=False):
-            c = dict(zip([by, *group], key), n=len(g), diagnostic=len(g) < min_n)
-            for m in ms:
-                v = g[m].dropna()
-                if len(v): c[m] = _stat(v.to_numpy(float), n_boot, seed, min_n)
-            if 'reachable' in g and g['reachable'].notna().any(): c['ceiling'] = float(g['reachable'].mean())
+        X = view[ms].to_numpy(float)   # the metrics as one array, read per group by position
+        for key, idx in _groups(view, [by, *group]).items():
+            c = dict(zip([by, *group], key), n=len(idx), diagnostic=len(idx) < min_n)
+            for m, v in zip(ms, X[idx].T):
+                if len(v := v[~np.isnan(v)]): c[m] = _stat(v, n_boot, seed, min_n)
+            if 'reachable' in view and (r := view['reachable'].iloc[idx]).notna().any(): c['ceiling'] = float(r.mean())
             out.append(c)
+    return out
+
+def _groups(df: pd.DataFrame, cols: list) -> dict:
+    "{key: row positions} of `df` by `cols`, in order of first appearance, rows with a missing key left out: `groupby(cols, sort=False)`'s groups without a frame each."
+    out = {}
+    for i, key in enumerate(zip(*(df[c].tolist() for c in cols))):
+        if not any(pd.isna(x) for x in key): out.setdefault(key, []).append(i)
     return out
 
 # %% ../nbs/14_report.ipynb #7b0a0011

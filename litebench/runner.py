@@ -5,16 +5,17 @@
 # %% ../nbs/13_runner.ipynb #7a0a0004
 from __future__ import annotations
 import signal, threading, time
+from contextlib import nullcontext
 from typing import NamedTuple
 from .core import Question, Item, text_hash
 from .relevance import judge
 from .metrics import question_metrics, SCORES, confidence
-from .systems import as_items
+from .systems import as_items, Memo
 from .runs import new_run, Rows, finish_run, read_run, alive, write_questions
 
 # %% auto #0
-__all__ = ['DEFAULTS', 'Settings', 'item_row', 'ask', 'staged', 'sealed', 'gold_errors', 'Terminated', 'run_questions',
-           'ask_shard']
+__all__ = ['DEFAULTS', 'Settings', 'item_row', 'snippet', 'judged', 'result_key', 'ask', 'staged', 'sealed', 'gold_errors',
+           'Terminated', 'run_questions', 'ask_shard']
 
 # %% ../nbs/13_runner.ipynb #7a0a0007
 class Settings(NamedTuple):
@@ -39,29 +40,54 @@ def item_row(it: Item,   # the returned `Item`
             ) -> dict:
     "What a row keeps of one returned item."
     return dict(rank=rank, file=it.file, pages=list(it.pages) if it.pages else None, path=list(it.path), units=[list(u) for u in it.units],
-                score=it.score, legs=it.legs, hash=text_hash(it.text), snippet=' '.join(it.text.split())[:160], gold=sorted(gold), doc=sorted(doc))
+                score=it.score, legs=it.legs, hash=text_hash(it.text), snippet=snippet(it.text), gold=sorted(gold), doc=sorted(doc))
+
+def snippet(text: str,  # the item's text
+            n: int = 160 # characters kept
+           ) -> str:
+    "The first `n` characters of `text` with its whitespace collapsed, read from a prefix long enough to hold them."
+    s = ' '.join(text[:4 * n].split())    # a prefix's collapsed text is a prefix of the whole's
+    return (s if len(s) > n or len(text) <= 4 * n else ' '.join(text.split()))[:n]
+
+def judged(q: Question,  # the `Question`
+           items,        # the `Item`s returned, at most k
+           k: int = 10,  # items judged
+           locate=None   # fills in where each item lies in the corpus; None: items as returned
+          ) -> tuple:
+    "(the items located, what a row keeps of them: item rows, top score, each leg's best raw score, and for an answerable question its metrics)."
+    if locate is not None: items = [locate(it) for it in items]
+    loc, doc = judge(items, q.gold)
+    out = dict(items=[item_row(it, i, g, d) for i, (it, g, d) in enumerate(zip(items, loc, doc), 1)], top_score=items[0].score if items else None,
+               top_legs={s: c for s in SCORES if s != 'fused' and (c := confidence(items, s)) is not None})   # each leg's best raw score among the items
+    if q.answerable: out['metrics'] = question_metrics(items, q.gold, k, judged=(loc, doc))
+    return items, out
+
+def result_key(got) -> tuple | None:
+    "What identifies a system's result for judging: every field of every `Item`, each leg's value with its type; None for anything else, or a field that cannot be a key."
+    if not isinstance(got, (list, tuple)) or not all(isinstance(it, Item) for it in got): return None
+    key = tuple(it[:5] + (None if not isinstance(it.legs, dict) else tuple((a, type(x), x) for a, x in it.legs.items()),) + it[6:] for it in got)
+    try: hash(key); return key
+    except TypeError: return None
 
 def ask(q: Question,  # the `Question`
         name: str,    # the system's name
         system,       # the system: text → items
         k: int = 10,  # items judged
         locate=None,  # fills in where each item lies in the corpus (e.g. `Locator.locate`); None: items as returned
-        stage=None    # a stage after retrieval: (question, items) → a dict kept as the row's `answer`; None: none
+        stage=None,   # a stage after retrieval: (question, items) → a dict kept as the row's `answer`; None: none
+        memo=None     # a `systems.Memo` shared by the asks of one question: a result list met before is judged once; None: a new one
        ) -> dict:
     "One question asked of one system: its row."
+    memo = memo or Memo()
     row = dict(qid=q.id, system=name, **getattr(system, 'tags', {}), suite=q.suite, tier=q.tier, split=q.split,
                answerable=q.answerable, author=(q.provenance or {}).get('author'), strategy=q.strategy, question=q.text[:300])
     if any(g.hop is not None for g in q.gold): row['hops'] = [g.hop for g in q.gold]   # which hop each gold serves (multihop)
     try:
-        t = time.perf_counter(); got = system(q.text); row['ms'] = (time.perf_counter() - t) * 1e3
-        items = as_items(got, name)[:k]
-        if locate is not None: items = [locate(it) for it in items]
-        loc, doc = judge(items, q.gold)
-        row['items'] = [item_row(it, i, g, d) for i, (it, g, d) in enumerate(zip(items, loc, doc), 1)]
-        row['top_score'] = items[0].score if items else None
-        row['top_legs'] = {s: c for s in SCORES if s != 'fused' and (c := confidence(items, s)) is not None}   # each leg's best raw score among the items
-        if q.answerable: row['metrics'] = question_metrics(items, q.gold, k, judged=(loc, doc))
-        if stage is not None: row['answer'] = staged(stage, q, items)
+        got, row['ms'] = memo.timed(system, q.text)
+        key = None if (r := result_key(got)) is None else ('judged', q.id, q.gold, k, r)
+        items, kept = memo.get(q.text, key, lambda: judged(q, as_items(got, name)[:k], k, locate))
+        row |= kept
+        if stage is not None: row['answer'] = staged(stage, q, list(items))
     except Exception as ex: row['error'] = f'{type(ex).__name__}: {ex}'
     return row
 
@@ -122,8 +148,9 @@ def _failed_row(q, name, s, error: str) -> dict:
     "The row of a question that was not asked: `error` says why."
     return dict(qid=q.id, system=name, **getattr(s, 'tags', {}), suite=q.suite, tier=q.tier, split=q.split, answerable=q.answerable, error=error)
 
-def _loop(run, questions, systems, k, locate, prepare, reach, bad, progress, stage=None):
-    it = questions
+def _loop(run, questions, systems, k, locate, prepare, reach, bad, progress, stage=None, memo=None) -> list:
+    "Ask each question of each system, writing each row as it comes; the rows."
+    it, out, memo = questions, [], memo or Memo()
     if progress:
         from tqdm.auto import tqdm
         it = tqdm(questions, desc=run.name, unit='question')
@@ -131,9 +158,10 @@ def _loop(run, questions, systems, k, locate, prepare, reach, bad, progress, sta
         for q in it:
             if prepare and q.id not in bad: prepare([q.text])
             for name, s in systems.items():
-                row = ask(q, name, s, k, locate, stage) if q.id not in bad else _failed_row(q, name, s, bad[q.id])
+                row = ask(q, name, s, k, locate, stage, memo) if q.id not in bad else _failed_row(q, name, s, bad[q.id])
                 if (q.id, name) in reach: row['reachable'] = reach[(q.id, name)]
-                rows.add(row)
+                rows.add(row); out.append(row)
+    return out
 
 # %% ../nbs/13_runner.ipynb #7a0a0020
 def run_questions(questions,                 # the `Question`s to ask
@@ -175,16 +203,19 @@ def _run(run, questions, systems, k, stack, bad, opts, progress, stage=None, exe
         old = signal.signal(signal.SIGTERM, _raise_term) if main else None
         try:
             if stack is not None: stack.prepare([q.text for q in questions if q.id not in bad])
-            if executor is None: _loop(run, questions, systems, k, stack.locator.locate if stack is not None else None, stack.prepare if stack is not None else None,
-                                       _reach(questions, systems), bad, progress, stage)
-            else: _sharded(run, questions, systems, k, stack, _reach(questions, systems), bad, progress, stage, executor)
+            if executor is None:
+                memo = Memo()
+                with stack.remembering(memo) if hasattr(stack, 'remembering') else nullcontext():   # each distinct call made once per question
+                    rows = _loop(run, questions, systems, k, stack.locator.locate if stack is not None else None, stack.prepare if stack is not None else None,
+                                 _reach(questions, systems), bad, progress, stage, memo)
+            else: _sharded(run, questions, systems, k, stack, _reach(questions, systems), bad, progress, stage, executor); rows = read_run(run)['rows']
         except BaseException as ex:
             rows = read_run(run)['rows']
             finish_run(run, report.summarize(rows, **opts) if rows else None, error=f'{type(ex).__name__}: {ex}', wall_s=time.perf_counter() - t0, **extra)
             raise
         finally:
             if main: signal.signal(signal.SIGTERM, old)
-        rows = read_run(run)['rows']; n_bad = sum('error' in r for r in rows)
+        n_bad = sum('error' in r for r in rows)   # the rows as written
         if stage is not None: extra['answer_errors'] = sum('error' in (r.get('answer') or {}) for r in rows)   # rows whose answer failed; their retrieval stands
         finish_run(run, report.summarize(rows, **opts), error=f'{n_bad} of {len(rows)} rows failed' if n_bad else None, wall_s=time.perf_counter() - t0,
                    cache=getattr(getattr(stack, 'encoder', None), 'stats', None), **extra)

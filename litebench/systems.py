@@ -4,7 +4,8 @@
 
 # %% ../nbs/12_systems.ipynb #5e0a0004
 from __future__ import annotations
-import importlib, json, sys
+import importlib, json, sys, time
+from contextlib import contextmanager
 from fastcore.basics import patch
 from pathlib import Path
 from .core import Item, text_hash, data_dir
@@ -12,7 +13,7 @@ from .configs import Config
 from .metrics import SCORES, confidence
 
 # %% auto #0
-__all__ = ['DOC_SYSTEMS', 'as_item', 'as_items', 'load_callable', 'parse_system', 'Stack', 'Builtin', 'doc_system',
+__all__ = ['DOC_SYSTEMS', 'as_item', 'as_items', 'load_callable', 'parse_system', 'Stack', 'Memo', 'Builtin', 'doc_system',
            'config_system', 'with_names', 'abstaining']
 
 # %% ../nbs/12_systems.ipynb #5e0a0007
@@ -94,7 +95,7 @@ class Stack:
         bad = {n for n, _ in self.skipped}; self.files = [f for f in self.files if f.name not in bad]
         for name, why in self.skipped: print(f'skipped {name}: {why}')
         self.warnings = [f'skipped {n}: {why}' for n, why in self.skipped] + [w for d in self.docs for w in getattr(d, 'warnings', [])]
-        self.limit, self.depth, self._qv = limit, depth, {}
+        self.limit, self.depth, self._qv, self.memo = limit, depth, {}, None
         self._parts(unit); self._encoder(encoder, progress); self._stores(store_dir)
 
 # %% ../nbs/12_systems.ipynb #5e0a0014
@@ -145,6 +146,59 @@ def qvec(self: Stack, text: str):
     return self._qv[text]
 
 
+# %% ../nbs/12_systems.ipynb #5e0a0e02
+class Memo:
+    "What each distinct call gave while one question is asked of many systems, and the spans located, for one run."
+    def __init__(self): self.q, self.kept, self.spans, self.saved = None, {}, {}, 0.0
+
+    def get(self, q: str,    # the question being asked: a new one forgets what the last one kept
+            key,             # what identifies the call (None: not kept)
+            make             # () → the result, called the first time only
+           ):
+        "`make()` the first time `key` is asked for question `q`, then what it gave (adding what it took to `saved`)."
+        if key is None: return make()
+        if q != self.q: self.q, self.kept = q, {}
+        if key in self.kept: got, ms = self.kept[key]; self.saved += ms; return got
+        t = time.perf_counter(); got = make(); self.kept[key] = got, (time.perf_counter() - t) * 1e3
+        return got
+
+    def timed(self, call, *args) -> tuple:
+        "(`call(*args)`, its milliseconds), each kept result it reused counted at what it took to make."
+        self.saved, t = 0.0, time.perf_counter()
+        got = call(*args)
+        return got, (time.perf_counter() - t) * 1e3 + self.saved
+
+# %% ../nbs/12_systems.ipynb #5e0a0e04
+@patch
+@contextmanager
+def remembering(self: Stack, memo: Memo | None = None  # the memo to keep results in; None: a new one
+               ):
+    "Within the block, built-in systems over the stack make each distinct call once per question and locate each span once."
+    old, self.memo = self.memo, memo or Memo()
+    try: yield self.memo
+    finally: self.memo = old
+
+@patch
+def recall(self: Stack, q: str,  # the question's text
+           key: tuple,           # the call's arguments that decide its result, besides `q`
+           make                  # () → the result
+          ):
+    "`make()`, or what it gave for the same question and `key` while the stack is `remembering`."
+    return make() if self.memo is None else self.memo.get(q, (q, *key), make)
+
+@patch
+def located(self: Stack, doc: str,  # the document's name
+            start: int,             # where the span begins in its text
+            end: int,               # and where it ends
+            score: float = 0.0,     # the item's score
+            legs=None,              # each leg's rank and raw score, if any
+            text: str | None = None # the text to keep; None: the span's text
+           ) -> Item:
+    "`Locator.item` for the span, its place (pages, path, covers, units) found once while the stack is `remembering`."
+    spans = self.memo.spans if self.memo is not None else {}
+    if (it := spans.get((doc, start, end))) is None: it = spans[doc, start, end] = self.locator.item(doc, start, end)
+    return it._replace(text=it.text if text is None else text, score=float(score), legs=legs)
+
 # %% ../nbs/12_systems.ipynb #7f6b3c02
 @patch(as_prop=True)
 def fitted(self: Stack):
@@ -181,11 +235,11 @@ def _legs(hits, kw_mode: str | None = None) -> dict:
 
 def _hits(stack: Stack, hits, kw_mode: str | None = None) -> list:
     "Located items of store hits, each with its legs' ranks and raw scores (and, given `kw_mode`, the keyword mode of those the keyword leg found)."
-    return [stack.locator.item(h.chunk.doc, h.chunk.start, h.chunk.end, h.score, {'kw_rank': h.kw_rank, 'vec_rank': h.vec_rank} | _legs([h], kw_mode), h.chunk.text) for h in hits]
+    return [stack.located(h.chunk.doc, h.chunk.start, h.chunk.end, h.score, {'kw_rank': h.kw_rank, 'vec_rank': h.vec_rank} | _legs([h], kw_mode), h.chunk.text) for h in hits]
 
 def _secs(stack: Stack, secs, kw_mode: str | None = None) -> list:
     "Located items of tree sections, each with the best raw score of each leg among its hits (and `kw_mode` where the keyword leg found one)."
-    return [stack.locator.item(s.node.doc, *s.node.span, s.score, _legs(s.hits, kw_mode) or None) for s in secs]
+    return [stack.located(s.node.doc, *s.node.span, s.score, _legs(s.hits, kw_mode) or None) for s in secs]
 
 # %% ../nbs/12_systems.ipynb #5e0a0018
 DOC_SYSTEMS = ('flat-page', 'flat-fine', 'tree', 'sections', 'tree-no-heading', 'tree-no-spans', 'sections-sum', 'sections-mean')
@@ -228,7 +282,8 @@ def config_system(stack: Stack,        # the built `Stack`
     elif 'tree' not in f: run, kind = (lambda q, v: _hits(stack, stack.page.search(q, qvec=v, with_ctx=False, **o), mode(q))), 'pages'
     elif 'sections' in f: run, kind = (lambda q, v: _secs(stack, tree().sections(q, qvec=v, with_heading=head, heading_kw=head, **o), mode(q))), 'nodes'
     else: run, kind = (lambda q, v: _hits(stack, tree().doc_search(q, qvec=v, spans='spans' in f, with_heading=head, heading_kw=head, **o), mode(q))), 'fitted' if fit else 'chunks'
-    b = Builtin(stack, run, kind, factors='+'.join(sorted(f)) or 'none')
+    key = (kind, ctx, 'spans' in f and kind in ('chunks', 'fitted'), tuple((a, None if a == 'kw' and 'keyword' not in f else x) for a, x in o.items()))   # what decides the call: the keyword mode only with a keyword leg
+    b = Builtin(stack, (lambda q, v: stack.recall(q, key, lambda: run(q, v))) if f & {'keyword', 'vector'} else run, kind, factors='+'.join(sorted(f)) or 'none')
     return with_names(b) if 'names' in f else b
 
 # %% ../nbs/12_systems.ipynb #5e0a0f02
