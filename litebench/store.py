@@ -4,7 +4,7 @@
 
 # %% ../nbs/06_store.ipynb #41f914a6
 from __future__ import annotations
-import json, math, os, shutil, sqlite3, threading, uuid, warnings, weakref
+import json, math, mmap, os, shutil, sqlite3, threading, uuid, warnings, weakref
 from collections import Counter, OrderedDict
 from fastcore.basics import patch
 from bisect import bisect_left
@@ -19,7 +19,7 @@ from .encode import one_thread, window_of
 # %% auto #0
 __all__ = ['TOKENIZE', 'CACHE_FORMAT', 'KW_MODES', 'MODES', 'FUSIONS', 'LEG_CACHE', 'check_weights', 'rrf', 'minmax',
            'valid_text', 'fts_tokens', 'fts_terms', 'query_terms', 'fts_query', 'StoreError', 'FlatStore', 'SyncReport',
-           'Snapshot', 'Rows', 'common_terms', 'Leg', 'postings_arrays', 'Postings', 'positive_int', 'window',
+           'Snapshot', 'Rows', 'mapped', 'common_terms', 'Leg', 'postings_arrays', 'Postings', 'positive_int', 'window',
            'lexical', 'Windows', 'windows_of']
 
 # %% ../nbs/06_store.ipynb #9889a8b5
@@ -345,7 +345,7 @@ class Rows:
         self.fetch(range(self.m.n)); return (self.got[j] for j in range(self.m.n))
     def fetch(self, js):
         "Read the records of positions `js` not yet read, in one query."
-        js = [int(j) for j in js if j not in self.got]
+        js = sorted({int(j) for j in js} - self.got.keys())                     # in row order: all of them are read in one ordered scan
         if not js: return
         with self.m._lock: cs = self.m._read_chunks(self.m._db, None if len(js) == self.m.n else self.m.ids[js].tolist())
         for j, c in zip(js, cs): self.got[j] = c; self.m._bykey[(c.doc, c.start, c.end, c.node)] = j
@@ -387,6 +387,11 @@ def _view(self: FlatStore, version: str | None):
     except sqlite3.Error: pass
     db.close()
 
+def mapped(a: np.ndarray) -> bool:
+    "Whether the array `a` reads a memory-mapped file."
+    while a is not None and not isinstance(a, mmap.mmap): a = getattr(a, 'base', None)
+    return a is not None
+
 @patch(as_prop=True)
 def folder(self: Snapshot) -> Path:
     "Where this version's arrays are saved: a folder beside the SQLite file, named by the version."
@@ -426,6 +431,7 @@ def load(self: Snapshot, store: FlatStore) -> dict | None:
             if (f / f'{k}.{"json" if k == "lists" else "npy"}').stat().st_size != size: return None
             if k == 'lists': a.update(json.loads((f / 'lists.json').read_text())); continue
             a[k] = np.load(f / f'{k}.npy', mmap_mode='r' if math.prod(shape) else None, allow_pickle=False)
+            if isinstance(a[k], np.memmap): a[k] = a[k].view(np.ndarray)        # still mapped; a plain array slices faster
             if list(a[k].shape) != shape or a[k].dtype.str != dt: return None
         return a if {'ids', 'V', 'C', 'off', 'idx', 'docs', 'vocab'} <= set(a) else None
     except (OSError, ValueError, KeyError, TypeError): return None
@@ -785,6 +791,7 @@ def search(self: FlatStore, q: str,   # the user's text
     ks, vs = dict(zip(kl.pos, kl.score)) if kl else {}, dict(zip(vl.pos, vl.score)) if vl else {}
     kh = dict(zip(kl.pos, kl.held)) if kl and kl.held is not None else {}
     raw = lambda d, j: float(d[j]) if j in d else None
+    if isinstance(m.chunks, Rows): m.chunks.fetch(j for j, _ in fused[:limit])   # the hits' records in one query
     return [Hit(m.chunks[j], r, s, kpos.get(j), vpos.get(j), kw_score=raw(ks, j), vec_score=raw(vs, j), kw_held=kh.get(j)) for r, (j, s) in enumerate(fused[:limit], 1)]
 
 
