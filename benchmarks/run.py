@@ -1,4 +1,4 @@
-"""The benchmarks' command: `python benchmarks/run.py ingest|store|latency|import|factorial|dask-ingest [--repeats N] [--pdfs DIR] [--queries N] [--no-hnsw] [--before REV] [--no-cli] [--files N] [--workers 1,2] [--out FILE]`.
+"""The benchmarks' command: `python benchmarks/run.py ingest|store|latency|import|factorial|dask-ingest|scale [--repeats N] [--pdfs DIR] [--queries N] [--no-hnsw] [--before REV] [--no-cli] [--files N] [--workers 1,2] [--sizes 1,4,16,64] [--million] [--out FILE]`.
 
 Runs from any folder. Prints what it will do, then the report, and writes the report (by default to
 `benchmarks/reports/speed_<what>.md`, or `import.md`) under a header naming the command that made it. A mistake in the command
@@ -11,8 +11,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 BLAS_VARS = ('OPENBLAS_NUM_THREADS', 'OMP_NUM_THREADS', 'MKL_NUM_THREADS')
-REPEATS = {'ingest': 5, 'store': 5, 'latency': 1, 'import': 5, 'factorial': 3, 'dask-ingest': 1}   # default repeats: ingests or store builds; the latency benchmark's warm commands; the import benchmark's processes per command
-QUERIES = {'store': 100, 'latency': 100, 'import': 10_000, 'factorial': 1000}   # default --queries (factorial: at most this many dev questions, so all)
+REPEATS = {'ingest': 5, 'store': 5, 'latency': 1, 'import': 5, 'factorial': 3, 'dask-ingest': 1, 'scale': 1}   # default repeats: ingests or store builds; the latency benchmark's warm commands; the import benchmark's processes per command
+QUERIES = {'store': 100, 'latency': 100, 'import': 10_000, 'factorial': 1000, 'scale': 900}   # default --queries (factorial: at most this many dev questions, so all)
 FILES = 10_000                                                     # dask-ingest: default synthetic PDFs
 BEFORE = {'latency': '5d65926', 'import': '682ee73'}              # default --before
 
@@ -33,7 +33,7 @@ class _Parser(argparse.ArgumentParser):
 def parser() -> argparse.ArgumentParser:
     "The command's arguments."
     p = _Parser(prog='python benchmarks/run.py', description='litebench benchmarks: ingest speed, the stores against litesearch, the latency a user feels before and after a change, what scoring and importing cost a process, and the factorial against the ladder')
-    p.add_argument('what', choices=['ingest', 'store', 'latency', 'import', 'factorial', 'dask-ingest'], help='which benchmark')
+    p.add_argument('what', choices=['ingest', 'store', 'latency', 'import', 'factorial', 'dask-ingest', 'scale'], help='which benchmark')
     p.add_argument('--repeats', type=int, help='timed runs (ingests, store builds: default 5; latency: warm runs of each command, default 1; import: fresh processes per command, default 5); medians are reported')
     p.add_argument('--pdfs', help='folder of PDFs (default: the default corpus, fetched into data/pdfs)')
     p.add_argument('--queries', type=int, help='store, latency: verbatim queries sampled, each also giving a short variant (default 100); import: queries of the synthetic run scored (default 10,000); factorial: at most this many dev questions (default: all)')
@@ -42,6 +42,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument('--no-cli', action='store_true', help='latency: skip timing the eval doc and bench run commands')
     p.add_argument('--files', type=int, default=FILES, help='dask-ingest: synthetic PDFs made and ingested (default %(default)s)')
     p.add_argument('--workers', default='1,2', help='dask-ingest: worker counts to time, comma-separated (default %(default)s)')
+    p.add_argument('--sizes', default='1,4,16,64', help='scale: how many times the corpus is replicated, per size (default 1,4,16,64)')
+    p.add_argument('--million', action='store_true', help='scale: also time HNSW search over 1M random vectors, with its recall@10')
     p.add_argument('--out', help='report file (default: benchmarks/reports/speed_<what>.md; import: benchmarks/reports/import.md)')
     return p
 
@@ -67,6 +69,9 @@ def check(a) -> argparse.Namespace:
     try: a.workers = [int(w) for w in str(a.workers).split(',')]
     except ValueError: raise UsageError(f'--workers {a.workers}: expected worker counts such as 1,2') from None
     if not a.workers or min(a.workers) < 1: raise UsageError(f'--workers {a.workers}: each worker count must be at least 1')
+    try: a.sizes = [int(x) for x in a.sizes.split(',')]
+    except ValueError: raise UsageError(f'--sizes must be whole numbers separated by commas, got {a.sizes!r}') from None
+    if not a.sizes or min(a.sizes) < 1: raise UsageError(f'--sizes must be numbers >= 1, got {a.sizes!r}')
     if a.pdfs and not Path(a.pdfs).is_dir(): raise UsageError(f'--pdfs {a.pdfs}: no such folder')
     a.pdfs = Path(a.pdfs).resolve() if a.pdfs else None
     a.out = Path(a.out).resolve() if a.out else default_out(a.what)
@@ -87,6 +92,8 @@ def command(a) -> str:
     if a.what == 'latency' and a.no_cli: parts += ['--no-cli']
     if a.what == 'dask-ingest' and a.files != FILES: parts += ['--files', str(a.files)]
     if a.what == 'dask-ingest' and a.workers != [1, 2]: parts += ['--workers', ','.join(map(str, a.workers))]
+    if a.what == 'scale' and a.sizes != [1, 4, 16, 64]: parts += ['--sizes', ','.join(map(str, a.sizes))]
+    if a.what == 'scale' and a.million: parts += ['--million']
     if a.out != default_out(a.what): parts += ['--out', shown(a.out)]
     return ' '.join(shlex.quote(p) if i else p for i, p in enumerate(parts))
 
@@ -108,6 +115,8 @@ def plan(a, files) -> str:
         line += f", {a.queries} queries and their short variants; peer: {'litesearch in ' + shown(py) if why is None else 'not run: ' + why}"
     if a.what == 'factorial':
         line += f"; the dev questions (at most {a.queries}), ladder (7 configurations) and factorial (128), the leg cache on and off, encoder lsa"
+    if a.what == 'scale':
+        line += f", sizes {'/'.join(f'{k}×' for k in a.sizes)}, {a.queries} queries{', and 1M vectors' if a.million else ''}"
     if a.what == 'latency':
         line += f", {a.queries} queries and their short variants; before: {a.before}, after: this checkout{'; commands not timed' if a.no_cli else ''}"
     return f'{line}; report: {shown(a.out)}'
@@ -130,6 +139,9 @@ def report(a, files) -> str:
     if a.what == 'latency':
         from latency import latency_speed, latency_report
         return latency_report(latency_speed(files, a.repeats, n_queries=a.queries, before=a.before, cli=not a.no_cli))
+    if a.what == 'scale':
+        from scale import scale_speed, scale_report
+        return scale_report(scale_speed(files, a.sizes, a.queries, a.million))
     from stores import store_speed, store_report
     return store_report(store_speed(files, a.repeats, n_queries=a.queries, hnsw=not a.no_hnsw))
 

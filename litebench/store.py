@@ -4,8 +4,8 @@
 
 # %% ../nbs/06_store.ipynb #41f914a6
 from __future__ import annotations
-import json, math, os, sqlite3, threading, uuid, warnings
-from collections import OrderedDict
+import json, math, mmap, os, shutil, sqlite3, threading, uuid, warnings, weakref
+from collections import Counter, OrderedDict
 from fastcore.basics import patch
 from bisect import bisect_left
 from contextlib import contextmanager
@@ -17,9 +17,10 @@ from .core import Chunk, Hit, text_hash
 from .encode import one_thread, window_of
 
 # %% auto #0
-__all__ = ['TOKENIZE', 'KW_MODES', 'MODES', 'FUSIONS', 'LEG_CACHE', 'check_weights', 'rrf', 'minmax', 'valid_text', 'fts_tokens',
-           'fts_terms', 'query_terms', 'fts_query', 'StoreError', 'FlatStore', 'SyncReport', 'Snapshot', 'common_terms',
-           'Leg', 'Postings', 'positive_int', 'window', 'lexical', 'Windows', 'windows_of']
+__all__ = ['TOKENIZE', 'CACHE_FORMAT', 'KW_MODES', 'MODES', 'FUSIONS', 'LEG_CACHE', 'check_weights', 'rrf', 'minmax',
+           'valid_text', 'fts_tokens', 'fts_terms', 'query_terms', 'fts_query', 'StoreError', 'FlatStore', 'SyncReport',
+           'Snapshot', 'Rows', 'mapped', 'common_terms', 'Leg', 'postings_arrays', 'Postings', 'positive_int', 'window',
+           'lexical', 'Windows', 'windows_of']
 
 # %% ../nbs/06_store.ipynb #9889a8b5
 def _real(x) -> bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
@@ -121,6 +122,7 @@ CREATE TABLE IF NOT EXISTS chunks(id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NU
   start INT, "end" INT, text TEXT, node TEXT, path TEXT, ctx TEXT, vec BLOB, cvec BLOB);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, ctx, tokenize='{TOKENIZE}');
 CREATE VIRTUAL TABLE IF NOT EXISTS fts_v USING fts5vocab(fts, 'row');
+CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc);
 '''
 
 class StoreError(Exception):
@@ -142,7 +144,7 @@ class FlatStore:
             if self.path != ':memory:': self.db.execute('PRAGMA journal_mode=WAL'); self.db.execute('PRAGMA synchronous=NORMAL')  # WAL + NORMAL: a crash never corrupts, a commit costs no fsync
             self.db.executescript(_SCHEMA)
         self.db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_vi USING fts5vocab(main, fts, 'instance')")
-        self._mem = None; self._check_encoder(); self._check_fts()
+        self._mem, self._wrote, self._writing, self._closing = None, False, False, False; self._check_encoder(); self._check_fts()
 
     def _meta(self, k, default=None):
         r = self.db.execute('SELECT v FROM meta WHERE k=?', (k,)).fetchone()
@@ -153,20 +155,30 @@ class FlatStore:
         if have and fp and fp != have: raise StoreError(f'{self.path}: built with encoder {have!r}, opened with {fp!r}')
 
     def __len__(self): return self.db.execute('SELECT count(*) FROM chunks').fetchone()[0]
-    def close(self): self.db.close()
+
+    @property
+    def _saves(self) -> bool:
+        "Whether a snapshot read now is saved beside the file: not after this process's own writes (until `close`), never read-only."
+        return not self.readonly and (not self._wrote or self._closing)
+    def close(self):
+        "Close the file; a writable store first leaves its current version's search files (`Snapshot.save`, the HNSW index) beside it."
+        try:
+            if self._wrote and not self.readonly and self.path != ':memory:': self._closing = True; self.mem.keep(self)
+        except StoreError: pass                       # a store that cannot be read leaves nothing; its next open says why
+        finally: self.db.close()
 
 # %% ../nbs/06_store.ipynb #3f0e2b6d
 @patch
 @contextmanager
 def writing(self: FlatStore):
     "A write transaction: other writers wait, an error rolls it back, a commit gives the store a new version."
-    self.db.execute('BEGIN IMMEDIATE')
+    self.db.execute('BEGIN IMMEDIATE'); self._writing = True
     try:
         yield self.db
         self.db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (uuid.uuid4().hex,))   # any change gets a new version
-        self.db.execute('COMMIT')
+        self.db.execute('COMMIT'); self._wrote = True
     except BaseException: self.db.execute('ROLLBACK'); raise
-    finally: self._mem = None
+    finally: self._mem, self._writing = None, False
 
 @patch
 def fts_check(self: FlatStore) -> tuple:
@@ -204,7 +216,10 @@ def _insert(self: FlatStore, rows: list):
 @patch
 def _diff(self: FlatStore, want: dict, scope) -> tuple:
     "What the store has, the ids `want` removes, and the rows it adds or changes: (have, gone, todo)."
-    have = {k: (i, h, d) for i, k, h, d in self.db.execute('SELECT id, key, hash, doc FROM chunks')}
+    sql, args = 'SELECT id, key, hash, doc FROM chunks', ()
+    if scope is not None:                                 # the documents in scope, and any key `want` names: a write costs its documents, not the store
+        sql += ' WHERE doc IN (SELECT value FROM json_each(?)) OR key IN (SELECT value FROM json_each(?))'; args = (json.dumps(sorted(scope)), json.dumps(list(want)))
+    have = {k: (i, h, d) for i, k, h, d in self.db.execute(sql, args)}
     gone = [i for k, (i, h, d) in have.items() if k not in want and (scope is None or d in scope)]
     return have, gone, [(k, c, x, h) for k, (c, x, h) in want.items() if k not in have or have[k][1] != h]
 
@@ -254,30 +269,86 @@ def sync(self: FlatStore, chunks,  # every `Chunk` the store (or `scope`) should
 
 
 # %% ../nbs/06_store.ipynb #618dc1c2
+CACHE_FORMAT = 1   # the layout of a snapshot's files; another layout is never read
+
 class Snapshot:
-    "One version of a store in memory: chunks, vectors, keyword postings, read in one transaction."
+    "One version of a store in memory: chunk positions, vectors, keyword postings, read in one transaction (or mapped from files saved for that version)."
     def __init__(self, store: FlatStore, version: str | None):
-        self.version, self.path, self.wins = version, store.path, {}
-        self.read(store.db)
+        self.version, self.path, self.wins, self._lock = version, store.path, {}, threading.Lock()
+        self._db = store._view(version)               # a connection of the snapshot's own, held at this version; None: read eagerly
+        if self._db is not None: weakref.finalize(self, self._db.close)
+        db = self._db or store.db
+        self.digest = db.execute('SELECT count(*), coalesce(sum(id), 0), coalesce(max(id), 0) FROM chunks').fetchone()
+        a = self.load(store) if self._db is not None else None
+        if a is None:
+            a = self.arrays(db)
+            if self._db is not None and store._saves: self.save(store, a)
+        self.use(a, db); self._a = a
         self.hnsw = {which: store._hnsw(which, M, version) for which, M in (('text', self.V), ('ctx', self.C))} if self.n >= store.exact_below else None
 
-    def read(self, db):
-        "Read the chunks, their vectors and the keyword postings (the caller holds the read transaction)."
-        rows = db.execute('SELECT id, doc, p0, p1, start, "end", text, node, path, vec, cvec FROM chunks ORDER BY id').fetchall()
-        self.ids, self.n = np.array([r[0] for r in rows], dtype=np.int64), len(rows)
-        self.pos = {int(i): j for j, i in enumerate(self.ids)}
-        self.chunks = [Chunk(r[1], (r[2], r[3]), r[4], r[5], r[6], r[7], tuple(json.loads(r[8]))) for r in rows]
-        self.doc = np.array([r[1] for r in rows]); self.p0 = np.array([r[2] for r in rows]); self.p1 = np.array([r[3] for r in rows])
-        self.V = np.stack([np.frombuffer(r[9], np.float32) for r in rows]) if rows else np.zeros((0, 0), np.float32)
-        self.C = np.stack([np.frombuffer(r[10] or r[9], np.float32) for r in rows]) if rows else self.V
-        self._bykey = {(c.doc, c.start, c.end, c.node): j for j, c in enumerate(self.chunks)}
-        try: self.postings = Postings(db, self.pos, self.n)
+    def arrays(self, db) -> dict:
+        "What search needs as arrays, read from SQLite: row ids, documents, pages, offsets, vectors, postings."
+        rows = db.execute('SELECT id, doc, p0, p1, start, "end", vec, cvec FROM chunks ORDER BY id').fetchall()
+        docs = sorted({r[1] for r in rows}); code = {d: i for i, d in enumerate(docs)}
+        col = lambda i, dt=np.int64: np.array([r[i] for r in rows], dt)
+        a = dict(ids=col(0), doc=np.array([code[r[1]] for r in rows], np.int32), p0=col(2), p1=col(3), start=col(4), end=col(5), docs=docs)
+        a['V'] = np.frombuffer(b''.join(r[6] for r in rows), np.float32).reshape(len(rows), -1) if rows else np.zeros((0, 0), np.float32)
+        a['C'] = np.frombuffer(b''.join(r[7] or r[6] for r in rows), np.float32).reshape(len(rows), -1) if rows else a['V']
+        try: return {**a, **postings_arrays(db, dict(zip(a['ids'].tolist(), range(len(rows)))), len(rows))}
         except KeyError as e: raise StoreError(f'{self.path}: keyword index row {e.args[0]} has no chunk; open the store writable to rebuild its index') from None
+
+    def use(self, a: dict, db):
+        "Take the arrays `a` as this snapshot's; the chunk records come from `db` now (eagerly) or on first use (a snapshot with its own connection)."
+        self.ids, self.n = a['ids'], len(a['ids'])
+        self.pos = dict(zip(self.ids.tolist(), range(self.n)))
+        self.code, self.doc = a['doc'], np.array(a['docs'])[a['doc']] if self.n else np.array([])
+        self.p0, self.p1, self.start, self.end, self.V, self.C = a['p0'], a['p1'], a['start'], a['end'], a['V'], a['C']
+        self.postings = Postings(None, self.pos, self.n, a)
         self.df = dict(zip(self.postings.vocab, np.diff(self.postings.off).tolist()))   # rows holding each term
+        self.chunks, self._bykey = (Rows(self), {}) if self._db is not None else (self._read_chunks(db), None)
+        if self._bykey is None: self._bykey = {(c.doc, c.start, c.end, c.node): j for j, c in enumerate(self.chunks)}
+
+    def _read_chunks(self, db, ids=None) -> list:
+        "The `Chunk`s of row `ids` (all: in id order), read from `db`."
+        sql = 'SELECT id, doc, p0, p1, start, "end", text, node, path FROM chunks'
+        rows = db.execute(sql + ' ORDER BY id').fetchall() if ids is None else db.execute(sql + ' WHERE id IN (SELECT value FROM json_each(?))', (json.dumps(ids),)).fetchall()
+        got = {r[0]: Chunk(r[1], (r[2], r[3]), r[4], r[5], r[6], r[7], tuple(json.loads(r[8]))) for r in rows}
+        return [got[i] for i in (self.ids.tolist() if ids is None else ids)]
+
+    def query(self, sql: str, args=()) -> list:
+        "Rows of `sql` as this snapshot's version has them (its own connection; else the store's, read eagerly)."
+        with self._lock: return self._db.execute(sql, args).fetchall()
+
+    def keep(self, store: FlatStore):
+        "Save this version's arrays beside the store (`save`) unless they are there whole; a snapshot that reads eagerly saves nothing."
+        if self._db is not None and not store.readonly and self.load(store) is None: self.save(store, self._a)
 
     def pos_of(self, c: Chunk) -> int:
         "The position of chunk `c` in memory."
-        return self._bykey[(c.doc, c.start, c.end, c.node)]
+        k = (c.doc, c.start, c.end, c.node)
+        if k not in self._bykey and isinstance(self.chunks, Rows):
+            r = self.query('SELECT id FROM chunks WHERE key=?', (_key(c),))
+            if r: self._bykey[k] = self.pos[r[0][0]]
+        return self._bykey[k]
+
+# %% ../nbs/06_store.ipynb #5a11c0de
+class Rows:
+    "A snapshot's chunk records, read from its own connection on first use and kept: a sequence of `Chunk`s in row order."
+    def __init__(self, m: Snapshot): self.m, self.got = m, {}
+    def __len__(self): return self.m.n
+    def __getitem__(self, j):
+        if isinstance(j, slice): return [self[i] for i in range(*j.indices(len(self)))]
+        j = range(self.m.n)[j]
+        if j not in self.got: self.fetch([j])
+        return self.got[j]
+    def __iter__(self):
+        self.fetch(range(self.m.n)); return (self.got[j] for j in range(self.m.n))
+    def fetch(self, js):
+        "Read the records of positions `js` not yet read, in one query."
+        js = sorted({int(j) for j in js} - self.got.keys())                     # in row order: all of them are read in one ordered scan
+        if not js: return
+        with self.m._lock: cs = self.m._read_chunks(self.m._db, None if len(js) == self.m.n else self.m.ids[js].tolist())
+        for j, c in zip(js, cs): self.got[j] = c; self.m._bykey[(c.doc, c.start, c.end, c.node)] = j
 
 # %% ../nbs/06_store.ipynb #5b7e2c19
 FlatStore.snapshot_type = Snapshot
@@ -303,6 +374,68 @@ def mem(self: FlatStore) -> Snapshot:
     "The current snapshot of what search needs."
     with self.reading() as m: return m
 
+# %% ../nbs/06_store.ipynb #5a11c0e1
+@patch
+def _view(self: FlatStore, version: str | None):
+    "A read-only connection of its own, its read transaction open at `version`; None for a store in memory, during a write, outside WAL mode, or when a writer committed since."
+    if self.path == ':memory:' or version is None or self._writing: return None
+    db = sqlite3.connect(f'file:{self.path}?mode=ro', uri=True, timeout=self.timeout, check_same_thread=False, isolation_level=None)
+    try:
+        if db.execute('PRAGMA journal_mode').fetchone()[0] != 'wal': db.close(); return None   # a held reader would block writers
+        db.execute('BEGIN')
+        if db.execute("SELECT v FROM meta WHERE k='version'").fetchone() == (version,): return db
+    except sqlite3.Error: pass
+    db.close()
+
+def mapped(a: np.ndarray) -> bool:
+    "Whether the array `a` reads a memory-mapped file."
+    while a is not None and not isinstance(a, mmap.mmap): a = getattr(a, 'base', None)
+    return a is not None
+
+@patch(as_prop=True)
+def folder(self: Snapshot) -> Path:
+    "Where this version's arrays are saved: a folder beside the SQLite file, named by the version."
+    return Path(f'{self.path}.{self.version}.snapshot')
+
+def _manifest(m: Snapshot) -> dict:
+    return dict(format=CACHE_FORMAT, version=m.version, digest=list(m.digest))
+
+@patch
+def save(self: Snapshot, store: FlatStore, a: dict):
+    "Save the arrays `a` of this version beside the store: written into a temporary folder, renamed whole, older versions' folders removed; a failure to write leaves none."
+    if not a['ids'].size: return
+    tmp = self.folder.with_name(f'{self.folder.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp')
+    try:
+        tmp.mkdir(); files = {}
+        for k, x in a.items():
+            if isinstance(x, list): continue
+            np.save(tmp / f'{k}.npy', np.ascontiguousarray(x)); files[k] = [list(x.shape), x.dtype.str, (tmp / f'{k}.npy').stat().st_size]
+        (tmp / 'lists.json').write_text(json.dumps({k: x for k, x in a.items() if isinstance(x, list)}))
+        files['lists'] = [[], 'json', (tmp / 'lists.json').stat().st_size]
+        (tmp / 'manifest.json').write_text(json.dumps({**_manifest(self), 'files': files}))   # written last, read first
+        if self.folder.exists(): shutil.rmtree(self.folder)                               # a broken one: replaced
+        os.replace(tmp, self.folder)
+    except OSError: shutil.rmtree(tmp, ignore_errors=True); return   # a full disk, or another process saved it first
+    for old in self.folder.parent.glob(f'{Path(self.path).name}.*.snapshot'):
+        if old != self.folder: shutil.rmtree(old, ignore_errors=True)
+
+@patch
+def load(self: Snapshot, store: FlatStore) -> dict | None:
+    "This version's saved arrays, memory-mapped, when the manifest names this version and these rows and every file has its size, shape and type; else None."
+    f = self.folder
+    try:
+        man = json.loads((f / 'manifest.json').read_text())
+        if {k: man.get(k) for k in ('format', 'version', 'digest')} != _manifest(self): return None
+        a = {}
+        for k, (shape, dt, size) in man['files'].items():
+            if (f / f'{k}.{"json" if k == "lists" else "npy"}').stat().st_size != size: return None
+            if k == 'lists': a.update(json.loads((f / 'lists.json').read_text())); continue
+            a[k] = np.load(f / f'{k}.npy', mmap_mode='r' if math.prod(shape) else None, allow_pickle=False)
+            if isinstance(a[k], np.memmap): a[k] = a[k].view(np.ndarray)        # still mapped; a plain array slices faster
+            if list(a[k].shape) != shape or a[k].dtype.str != dt: return None
+        return a if {'ids', 'V', 'C', 'off', 'idx', 'docs', 'vocab'} <= set(a) else None
+    except (OSError, ValueError, KeyError, TypeError): return None
+
 # %% ../nbs/06_store.ipynb #3c4bcedf
 @patch
 def _hnsw(self: FlatStore, which: str, M: np.ndarray, version: str | None = None):
@@ -310,7 +443,7 @@ def _hnsw(self: FlatStore, which: str, M: np.ndarray, version: str | None = None
     f = None if self.path == ':memory:' or version is None else Path(f'{self.path}.{which}.{version}.usearch')
     if f and f.exists():
         try:
-            idx = Index(ndim=M.shape[1], metric='cos', dtype='f32'); idx.load(str(f))
+            idx = Index(ndim=M.shape[1], metric='cos', dtype='f32'); idx.view(str(f))   # memory-mapped, not read
             if len(idx) == len(M): return idx
         except Exception: pass                   # removed or replaced meanwhile: rebuilt below
     idx = Index(ndim=M.shape[1], metric='cos', dtype='f32'); idx.add(np.arange(len(M), dtype=np.uint64), M)
@@ -408,20 +541,55 @@ def _vector(self: FlatStore, qv: np.ndarray, with_ctx: bool, depth: int, docs, p
     return Leg(pos, s[pos].tolist())
 
 # %% ../nbs/06_store.ipynb #67091800
+def _postings_rows(db, pos: dict, n: int) -> dict:
+    "The postings read row by row from FTS5's 'instance' vocabulary (the reference; slow on a large store)."
+    rows = db.execute('SELECT term, doc, col, count(*) FROM temp.fts_vi GROUP BY term, doc, col ORDER BY term, doc').fetchall()
+    vocab, off, idx, tt, tc = [], [], [], [], []
+    for term, rid, col, c in rows:
+        if not vocab or vocab[-1] != term: vocab.append(term); off.append(len(idx))
+        if idx and len(off) and off[-1] < len(idx) and idx[-1] == pos[rid]: (tt if col == 'text' else tc)[-1] += c; continue
+        idx.append(pos[rid]); tt.append(c if col == 'text' else 0); tc.append(c if col == 'ctx' else 0)
+    return dict(vocab=vocab, off=np.array(off + [len(idx)], np.int64), idx=np.array(idx, np.int32), tt=np.array(tt, np.float32), tc=np.array(tc, np.float32))
+
+def _postings_fast(db, pos: dict, n: int) -> dict | None:
+    "The postings counted with numpy: each term's instances in index order (one column of row ids), the context column's counts from its distinct texts; None when a check fails."
+    vr = db.execute('SELECT term, cnt FROM temp.fts_vr').fetchall()
+    vocab, cnt = [t for t, _ in vr], np.array([c for _, c in vr], np.int64)
+    s = db.execute('SELECT group_concat(doc) FROM temp.fts_vi').fetchone()[0]
+    rid = np.fromstring(s, np.int64, sep=',') if s else np.zeros(0, np.int64)
+    if len(rid) != cnt.sum() or any(a >= b for a, b in zip(vocab, vocab[1:])): return None
+    term = np.repeat(np.arange(len(vocab)), cnt)
+    new = np.ones(len(rid), bool); new[1:] = (term[1:] != term[:-1]) | (rid[1:] != rid[:-1])
+    if ((term[1:] == term[:-1]) & (rid[1:] < rid[:-1])).any(): return None        # rows ascend within each term
+    first = np.flatnonzero(new); tot = np.diff(np.append(first, len(rid))); R = int(rid.max(initial=0)) + 1
+    key = term[first] * R + rid[first]
+    tc = np.zeros(len(first), np.int64); at = {t: i for i, t in enumerate(vocab)}; by = {}
+    for r, x in db.execute("SELECT rowid, ctx FROM fts WHERE ctx <> ''"): by.setdefault(x, []).append(r)
+    for x, rs in by.items():
+        for t, c in Counter(fts_tokens(x)).items():
+            if t not in at: return None
+            k = at[t] * R + np.array(rs, np.int64); i = np.searchsorted(key, k)
+            if (i >= len(key)).any() or (key[np.minimum(i, len(key) - 1)] != k).any(): return None
+            tc[i] += c
+    if (tc > tot).any(): return None
+    ids = np.array(sorted(pos), np.int64); at = np.searchsorted(ids, rid[first])
+    bad = (at >= len(ids)) | (ids[np.minimum(at, len(ids) - 1)] != rid[first]) if len(ids) else np.ones(len(first), bool)
+    if bad.any(): raise KeyError(int(rid[first][bad][0]))
+    return dict(vocab=vocab, off=np.append(np.searchsorted(term[first], np.arange(len(vocab))), len(first)).astype(np.int64),
+                idx=np.array([pos[i] for i in ids.tolist()], np.int32)[at], tt=(tot - tc).astype(np.float32), tc=tc.astype(np.float32))
+
+def postings_arrays(db, pos: dict, n: int) -> dict:
+    "Every indexed term's postings as arrays (vocab, off, idx, tt, tc, dl) from the FTS5 index in `db`; `pos` maps row ids to positions."
+    for t in ('row', 'instance'): db.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_v{t[0]} USING fts5vocab(main, fts, '{t}')")
+    a = _postings_fast(db, pos, n) or _postings_rows(db, pos, n)
+    return {**a, 'dl': np.bincount(a['idx'], weights=a['tt'].astype(np.float64) + a['tc'], minlength=n)}
+
 class Postings:
     "Every indexed term's postings (row position, count in `text`, count in `ctx`), in term order, with row lengths."
-    def __init__(self, db, pos: dict, n: int):
-        db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_vi USING fts5vocab(main, fts, 'instance')")
-        rows = db.execute('SELECT term, doc, col, count(*) FROM temp.fts_vi GROUP BY term, doc, col ORDER BY term, doc').fetchall()
-        self.vocab, off, idx, tt, tc = [], [], [], [], []
-        for term, rid, col, c in rows:
-            if not self.vocab or self.vocab[-1] != term: self.vocab.append(term); off.append(len(idx))
-            if idx and len(off) and off[-1] < len(idx) and idx[-1] == pos[rid]: (tt if col == 'text' else tc)[-1] += c; continue
-            idx.append(pos[rid]); tt.append(c if col == 'text' else 0); tc.append(c if col == 'ctx' else 0)
-        self.off = np.array(off + [len(idx)], np.int64); self.idx = np.array(idx, np.int64)
-        self.tt, self.tc = np.array(tt, np.float64), np.array(tc, np.float64)
-        self.n = n
-        self.dl = np.bincount(self.idx, weights=self.tt + self.tc, minlength=n)
+    def __init__(self, db, pos: dict, n: int,  # the connection (FTS5 table `fts`), row id -> position, rows
+                 arrays: dict | None = None):  # the `postings_arrays`, when already at hand (e.g. memory-mapped)
+        a = postings_arrays(db, pos, n) if arrays is None else arrays
+        self.vocab, self.off, self.idx, self.tt, self.tc, self.dl, self.n = a['vocab'], a['off'], a['idx'], a['tt'], a['tc'], a['dl'], n
         self.norm = 1.2 * (1 - 0.75 + 0.75 * self.dl / max(self.dl.mean(), 1e-9)) if n else self.dl
 
 # %% ../nbs/06_store.ipynb #67091802
@@ -623,6 +791,7 @@ def search(self: FlatStore, q: str,   # the user's text
     ks, vs = dict(zip(kl.pos, kl.score)) if kl else {}, dict(zip(vl.pos, vl.score)) if vl else {}
     kh = dict(zip(kl.pos, kl.held)) if kl and kl.held is not None else {}
     raw = lambda d, j: float(d[j]) if j in d else None
+    if isinstance(m.chunks, Rows): m.chunks.fetch(j for j, _ in fused[:limit])   # the hits' records in one query
     return [Hit(m.chunks[j], r, s, kpos.get(j), vpos.get(j), kw_score=raw(ks, j), vec_score=raw(vs, j), kw_held=kh.get(j)) for r, (j, s) in enumerate(fused[:limit], 1)]
 
 

@@ -14,7 +14,7 @@ from .tree import build_tree, node_chunks
 from .store import FlatStore, Snapshot, StoreError, SyncReport, positive_int
 
 # %% auto #0
-__all__ = ['heading_context', 'TreeStore', 'TreeSnapshot', 'Section']
+__all__ = ['heading_context', 'TreeStore', 'Texts', 'TreeSnapshot', 'Section']
 
 # %% ../nbs/07_treestore.ipynb #5992426a
 _TREE_SCHEMA = '''
@@ -53,19 +53,41 @@ def add_doc(self: TreeStore, pages,   # the document's `Pages`
     return self.sync(chunks, [heading_context(c.path, title) for c in chunks], scope={doc}, also=also)
 
 # %% ../nbs/07_treestore.ipynb #e33858ed
+class Texts(dict):
+    "The documents' texts of a snapshot, each read (from the snapshot's version) on first use and kept."
+    def __init__(self, m: Snapshot): super().__init__(); self.m = m
+    def __missing__(self, doc):
+        r = self.m.query('SELECT text FROM docs WHERE doc=?', (doc,))
+        if not r: raise KeyError(doc)
+        self[doc] = r[0][0]; return r[0][0]
+
 class TreeSnapshot(Snapshot):
-    "A tree store's version in memory: the flat snapshot, plus nodes, chunk order and document texts."
-    def read(self, db):
-        "Read the flat snapshot, then the nodes and texts, in the same transaction."
-        super().read(db)
-        rows = db.execute('SELECT id, doc, parent, level, kind, title, path, p0, p1, s0, s1 FROM nodes ORDER BY doc, ord').fetchall()
-        self.nodes = {r[0]: Node(r[0], r[1], r[2], r[3], r[4], r[5], tuple(json.loads(r[6])), (r[7], r[8]), (r[9], r[10])) for r in rows}
-        self.children = {}
-        for n in self.nodes.values(): self.children.setdefault(n.parent, []).append(n.id)
-        self.texts = dict(db.execute('SELECT doc, text FROM docs'))
-        order = sorted(range(self.n), key=lambda j: (self.chunks[j].doc, self.chunks[j].start))
+    "A tree store's version in memory: the flat snapshot, plus nodes, chunk order and document texts (nodes and texts read on first use from the snapshot's version)."
+    def use(self, a, db):
+        "The flat snapshot's arrays, then the chunks' text order; nodes and texts now (no connection of its own) or on first use."
+        super().use(a, db)
         self.ord = np.zeros(self.n, np.int64)
-        for i, j in enumerate(order): self.ord[j] = i      # chunks in text order: neighbours differ by one
+        self.ord[np.lexsort((np.arange(self.n), self.start, self.code))] = np.arange(self.n)   # by document, then offset: neighbours differ by one
+        self._nodes, self.texts = (None, Texts(self)) if self._db is not None else (self._read_nodes(db), dict(db.execute('SELECT doc, text FROM docs')))
+
+    def _read_nodes(self, db) -> dict:
+        rows = (db.execute(_NODES).fetchall() if db is not None else self.query(_NODES))
+        return {r[0]: Node(r[0], r[1], r[2], r[3], r[4], r[5], tuple(json.loads(r[6])), (r[7], r[8]), (r[9], r[10])) for r in rows}
+
+    @property
+    def nodes(self) -> dict:
+        "Every node by id, in document and text order."
+        if self._nodes is None: self._nodes = self._read_nodes(None)
+        return self._nodes
+
+    @property
+    def children(self) -> dict:
+        "Each node's children's ids (None: the top nodes), in text order."
+        out = {}
+        for n in self.nodes.values(): out.setdefault(n.parent, []).append(n.id)
+        return out
+
+_NODES = 'SELECT id, doc, parent, level, kind, title, path, p0, p1, s0, s1 FROM nodes ORDER BY doc, ord'
 
 TreeStore.snapshot_type = TreeSnapshot
 

@@ -194,3 +194,16 @@ def test_dask_ingest(tmp_path):
 def test_dask_ingest_mistakes(args, says, tmp_path):
     r = run(*args, cwd=tmp_path)
     assert r.returncode == 2 and r.stdout == '' and says in r.stderr, r.stderr
+
+
+def test_scale(tmp_path):
+    "The smallest size, 5 queries: one row with every column, the before numbers beside it, the targets said (never the times)."
+    out = tmp_path / 'scale.md'
+    r = run('scale', '--sizes', 1, '--queries', 5, '--out', out, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.startswith('scale benchmark: 9 PDFs from the default corpus, 1 repeat, sizes 1×, 5 queries; report: ')
+    md = out.read_text()
+    assert md.startswith(f'# Scale benchmark\n\nMade by `python benchmarks/run.py scale --repeats 1 --queries 5 --sizes 1 --out {out}`.')
+    rows = table(md)
+    assert len(rows) == 1 and rows[0][0] == '1×' and len(rows[0]) == 10 and rows[0][9].startswith('1,449, 0.3 s'), rows
+    assert 'Targets: open + first query < 1.0 s at 100k chunks' in md and '1M-vector search: not run' in md

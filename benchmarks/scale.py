@@ -1,0 +1,105 @@
+"""The scale benchmark: litebench's tree store at growing sizes (the default corpus's documents replicated), and search alone at 1M vectors.
+
+What is measured, per size (each in a fresh process, so nothing is warm but the OS page cache):
+- build: a fresh store file, `add_doc` for every (replicated) document, then `close`, which leaves the version's search
+  files (arrays, postings, HNSW above `exact_below`). Embedding is excluded: every text's LSA vector is computed once
+  beforehand (`stores.Precomputed`); a replica's few texts not seen before are embedded and counted.
+- open + first query: a new process opens the store and answers one `doc_search`.
+- doc_search p50/p95 (kw 'any') and p50 (kw 'all'), the query vector given.
+- bytes on disk per chunk: every file of the store (SQLite, WAL, saved arrays, HNSW), beyond the chunks' text.
+Then 1M random unit vectors (LSA's dimension): the HNSW search's p50 and its recall@10 against exact search.
+The "before" numbers are the issue's, measured before saved snapshots."""
+from __future__ import annotations
+import os, shutil, statistics, tempfile, time
+from pathlib import Path
+import numpy as np
+from litebench.treestore import TreeStore
+from stores import store_inputs, in_fresh_process
+from timing import time_calls, ms_stats
+from ingest import machine
+
+BEFORE = {1: (1449, 0.3, 0.4, 0.53, 0.69, 0.76, 10), 4: (5796, 1.7, 1.4, 0.87, 1.35, 1.25, 40), 16: (23184, 11.3, 6.1, 1.66, 2.63, 3.33, 209),
+          64: (92736, 106, 31, 4.67, 8.20, 13.1, 835)}   # chunks, build s, open+first s, p50, p95, kw all p50 ms, MB on disk
+TARGETS = dict(open_s=1.0, build_s_per_100k=20.0, disk_kb=2.0, p50_100k_ms=2.0, p50_1m_ms=10.0)
+
+
+def replicas(docs, k: int) -> list:
+    "The documents `k` times, each copy's pages under a distinct name (`name~i.pdf`; the first copy keeps its name)."
+    return [[p._replace(doc=f'{p.doc[:-4]}~{i}.pdf' if i else p.doc) for p in d] for i in range(k) for d in docs]
+
+
+def build(docs, enc, path) -> dict:
+    "Build the store at `path` from `docs` and close it: seconds, chunks, texts embedded."
+    before = enc.misses
+    t0 = time.perf_counter(); s = TreeStore(path, enc)
+    for d in docs: s.add_doc(d)
+    n = len(s); s.close()
+    return dict(build_s=time.perf_counter() - t0, chunks=n, embedded=enc.misses - before)
+
+
+def open_and_search(path, queries, qvecs, warmup: int = 5) -> dict:
+    "Open the store, answer the first query (timed together), then each query's doc_search time, kw 'any' and kw 'all'."
+    t0 = time.perf_counter(); s = TreeStore(path, readonly=True); s.doc_search(queries[0], qvec=qvecs[0]); first = time.perf_counter() - t0
+    args = list(zip(queries, qvecs))
+    out = dict(open_first_s=first, any=ms_stats(time_calls(lambda q, v: s.doc_search(q, qvec=v), args, warmup)),
+               all=ms_stats(time_calls(lambda q, v: s.doc_search(q, qvec=v, kw='all'), args, warmup)), text_bytes=sum(len(c.text.encode()) for c in s.mem.chunks))
+    s.close(); return out
+
+
+def disk_bytes(folder) -> int:
+    "Bytes of every file under `folder`."
+    return sum(f.stat().st_size for f in Path(folder).rglob('*') if f.is_file())
+
+
+def one_size(docs, enc, k: int, queries, qvecs) -> dict:
+    "Build the `k`× store and measure it (the search side in a fresh process)."
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / 'scale.sqlite'
+        b = build(replicas(docs, k), enc, path)
+        r = in_fresh_process(open_and_search, path=str(path), queries=queries, qvecs=qvecs)
+        total = disk_bytes(d)
+    return dict(k=k, **b, **r, disk_bytes=total)
+
+
+def million(dim: int, n: int = 1_000_000, n_queries: int = 200, seed: int = 0) -> dict:
+    "HNSW search over `n` random unit vectors: p50 of a 10-nearest search and recall@10 against exact search."
+    from usearch.index import Index
+    rng = np.random.default_rng(seed)
+    M = rng.standard_normal((n, dim), dtype=np.float32); M /= np.linalg.norm(M, axis=1, keepdims=True)
+    Q = M[rng.choice(n, n_queries, replace=False)] + 0.5 * rng.standard_normal((n_queries, dim), dtype=np.float32) / np.sqrt(dim)
+    t0 = time.perf_counter(); idx = Index(ndim=dim, metric='cos', dtype='f32'); idx.add(np.arange(n, dtype=np.uint64), M); add_s = time.perf_counter() - t0
+    ms = time_calls(lambda q: idx.search(q, 10), [(q,) for q in Q], warmup=10)
+    exact = [set(np.argpartition(-(M @ q), 10)[:10].tolist()) for q in Q]
+    recall = float(np.mean([len(exact[i] & set(int(x) for x in idx.search(q, 10).keys)) / 10 for i, q in enumerate(Q)]))
+    return dict(n=n, dim=dim, add_s=add_s, p50_ms=float(np.median(ms)), recall10=recall, queries=n_queries)
+
+
+def scale_speed(files, sizes=(1, 4, 16, 64), n_queries: int = 900, do_million: bool = False) -> dict:
+    "Every size's build, open and search numbers, and (with `do_million`) the 1M-vector search row."
+    inp = store_inputs(files, max(n_queries // 2, 1))   # verbatim queries and their short variants
+    queries, qvecs = inp['queries'][:n_queries], inp['qvecs'][:n_queries]
+    rows = [one_size(inp['docs'], inp['enc'], k, queries, qvecs) for k in sizes]
+    return dict(rows=rows, queries=len(queries), dim=inp['enc'].dim, million=million(inp['enc'].dim) if do_million else None, machine=machine())
+
+
+def scale_report(r: dict) -> str:
+    "The markdown report: after beside before, per size; the targets; the 1M row."
+    L = ['| size | chunks | build (s) | build s per 100k | open + first query (s) | doc_search p50 / p95 (ms) | kw all p50 (ms) | on disk (MB) | beyond text (KB/chunk) | before: chunks, build, open+first, p50/p95, kw all p50, MB |',
+         '|---|---|---|---|---|---|---|---|---|---|']
+    for x in r['rows']:
+        b = BEFORE.get(x['k']); beyond = (x['disk_bytes'] - x['text_bytes']) / x['chunks'] / 1024
+        L.append(f"| {x['k']}× | {x['chunks']:,} | {x['build_s']:.1f} | {x['build_s'] / x['chunks'] * 1e5:.1f} | {x['open_first_s']:.2f} | "
+                 f"{x['any']['median_ms']:.2f} / {x['any']['p95_ms']:.2f} | {x['all']['median_ms']:.2f} | {x['disk_bytes'] / 1e6:.0f} | {beyond:.1f} | "
+                 + (f"{b[0]:,}, {b[1]} s, {b[2]} s, {b[3]}/{b[4]} ms, {b[5]} ms, {b[6]} MB |" if b else '– |'))
+    rows = r['rows']
+    if len(rows) > 1:
+        a, z = rows[0], rows[-1]
+        L += ['', f"Build growth from {a['chunks']:,} to {z['chunks']:,} chunks: {z['build_s'] / a['build_s']:.1f}× the time for {z['chunks'] / a['chunks']:.1f}× the chunks "
+                  f"(linear within 2×: {'met' if z['build_s'] / a['build_s'] <= 2 * z['chunks'] / a['chunks'] else '**not met**'})."]
+    L += ['', f"Targets: open + first query < {TARGETS['open_s']} s at 100k chunks; build linear, ≲{TARGETS['build_s_per_100k']:.0f} s per 100k chunks; "
+              f"≲{TARGETS['disk_kb']} KB per chunk on disk beyond the text; doc_search p50 < {TARGETS['p50_100k_ms']} ms at 100k and < {TARGETS['p50_1m_ms']} ms at 1M."]
+    m = r['million']
+    L += ['', f"1M-vector search (random unit vectors, dim {m['dim']}, HNSW, {m['queries']} queries): p50 {m['p50_ms']:.2f} ms, recall@10 against exact search {m['recall10']:.3f}; index built in {m['add_s']:.0f} s."
+          if m else '1M-vector search: not run (`--million`).']
+    L += ['', f"{r['queries']} queries (verbatim sentences and their short variants), query vectors given. Machine: {r['machine']}."]
+    return '\n'.join(L)
