@@ -4,21 +4,32 @@
 
 # %% ../nbs/11b_configs.ipynb #08a4ec2f
 from __future__ import annotations
-import itertools, json
+import itertools, json, re
 from pathlib import Path
 from typing import NamedTuple
 import yaml
 from .core import text_hash
 
 # %% auto #0
-__all__ = ['FACTORS', 'LANES', 'OPTIONS', 'NAMED', 'GENERATED', 'Config', 'config', 'label', 'ladder', 'loo', 'factorial',
-           'load_configs', 'parse_spec']
+__all__ = ['FACTORS', 'LANES', 'OPTIONS', 'NAMED', 'KW_WEIGHTS', 'GENERATED', 'kw_weight', 'kw_w', 'Config', 'config', 'label',
+           'ladder', 'loo', 'factorial', 'load_configs', 'parse_spec']
 
 # %% ../nbs/11b_configs.ipynb #b64c9090
 FACTORS = ('keyword', 'vector', 'tree', 'heading', 'spans', 'sections', 'kw_all')
 LANES = ('names',)   # factors a configuration may name that the generated designs leave out (`ladder(FACTORS + LANES)` adds them)
 OPTIONS = ('kw_relax', 'fuse_minmax', 'fuse_adapt', 'rerank', 'token_chunks', 'window_pool')   # choices on trial, measured against the default; the generated designs leave them out too
 NAMED = FACTORS + LANES + OPTIONS
+KW_WEIGHTS = (0.5, 2, 3)   # the keyword leg's weights on trial (`kw_w<x>`, the vector leg's 1); the default is 1
+_KW_W = re.compile(r'kw_w(\d+(?:\.\d+)?)')
+
+def kw_weight(factors) -> float:
+    "The keyword leg's fusion weight the factors name (`kw_w<x>`), 1 when they name none."
+    ws = [float(m[1]) for f in factors if (m := _KW_W.fullmatch(f))]
+    return ws[0] if ws else 1.0
+
+def kw_w(x: float) -> str:
+    "The factor naming keyword weight `x` (`kw_w(2)` is 'kw_w2')."
+    return f'kw_w{x:g}'
 
 class Config(NamedTuple):
     "A named set of factors."
@@ -29,17 +40,18 @@ class Config(NamedTuple):
     def digest(self) -> str: return text_hash(json.dumps(sorted(self.factors)))
 
 def config(name: str,  # the configuration's name
-           factors     # its factors, each one of `NAMED` (`FACTORS`, `LANES`, `OPTIONS`)
+           factors     # its factors, each one of `NAMED` (`FACTORS`, `LANES`, `OPTIONS`) or a keyword weight `kw_w<x>`
           ) -> Config:
     "A `Config`, its factors checked against `NAMED`."
     fs = frozenset(factors)
-    if bad := sorted(fs - set(NAMED)): raise ValueError(f'configuration {name!r}: unknown factors {bad}; known: {", ".join(NAMED)}')
+    if bad := sorted(f for f in fs - set(NAMED) if not _KW_W.fullmatch(f)): raise ValueError(f'configuration {name!r}: unknown factors {bad}; known: {", ".join(NAMED)}, kw_w<x>')
+    if len([f for f in fs if _KW_W.fullmatch(f)]) > 1: raise ValueError(f'configuration {name!r}: name one keyword weight (kw_w<x>), got {sorted(f for f in fs if _KW_W.fullmatch(f))}')
     if {'kw_all', 'kw_relax'} <= fs: raise ValueError(f'configuration {name!r}: kw_all and kw_relax are two keyword modes; name one')
     return Config(name, fs)
 
 def label(factors) -> str:
-    "A readable name for a set of factors, in `NAMED` order ('none' when empty)."
-    return '+'.join(f for f in NAMED if f in factors) or 'none'
+    "A readable name for a set of factors, in `NAMED` order, a keyword weight last ('none' when empty)."
+    return '+'.join([f for f in NAMED if f in factors] + sorted(f for f in factors if _KW_W.fullmatch(f))) or 'none'
 
 # %% ../nbs/11b_configs.ipynb #fa135446
 def ladder(factors=FACTORS) -> list:

@@ -20,12 +20,13 @@ SHOW = [('A and B: does a returned text contain the source sentence?', ['hit1', 
 def doc_questions(stack: Stack,                # the built `Stack`: documents, trees and fine chunks
                   n: int = DEFAULTS.n,         # verbatim questions (one per sampled unit)
                   seed: int = DEFAULTS.seed,   # sampling seed
-                  keep: float = DEFAULTS.keep  # share of words the degraded variant keeps
+                  keep: float = DEFAULTS.keep, # share of words the degraded variant keeps
+                  kinds=('degraded',)          # the variants asked beside the verbatim sentences ('degraded', 'typo', 'abbrev'; `queries.derive`)
                  ) -> list:
-    "Verbatim sentences (one per sampled unit) and their degraded variants, as `Question`s."
+    "Verbatim sentences (one per sampled unit) and their variants (degraded, kept even when unchanged; typo and abbreviated only where they differ), as `Question`s."
     qs = verbatim_queries(stack.docs, n=n, seed=seed, kind=stack.locator.kind, trees=[stack.trees[d[0].doc] for d in stack.docs])
-    qs += derive(qs, ('degraded',), df=term_df(c.text for cs in stack.fine.values() for c in cs), keep=keep, keep_unchanged=True)
-    return [as_question(q) for q in qs]
+    vs = derive(qs, [k for k in kinds if k == 'degraded'], df=term_df(c.text for cs in stack.fine.values() for c in cs), keep=keep, keep_unchanged=True)
+    return [as_question(q) for q in qs + vs + derive(qs, [k for k in kinds if k != 'degraded'], seed=seed)]
 
 def structure_notes(stack: Stack) -> list:
     "One line per document whose units are not what the corpus's unit kind names."

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from fastcore.basics import patch
 from pathlib import Path
 from .core import Item, text_hash, data_dir
-from .configs import Config
+from .configs import Config, kw_weight
 from .metrics import SCORES, confidence
 
 # %% auto #0
@@ -264,13 +264,12 @@ def doc_system(stack: Stack,    # the built `Stack`
 
 # %% ../nbs/12_systems.ipynb #5e0a0020
 def config_system(stack: Stack,        # the built `Stack`
-                  cfg: Config,         # the bench `Config`
-                  weights=(1.0, 1.0)   # fusion weights of the keyword and vector legs
+                  cfg: Config          # the bench `Config`
                  ) -> Builtin:
     "The bench configuration `cfg` as a system."
     f = cfg.factors
     kw = 'all' if 'kw_all' in f else 'relax' if 'kw_relax' in f else 'any'
-    o = dict(mode='hybrid' if {'keyword', 'vector'} <= f else 'keyword' if 'keyword' in f else 'vector', kw=kw, weights=tuple(weights),
+    o = dict(mode='hybrid' if {'keyword', 'vector'} <= f else 'keyword' if 'keyword' in f else 'vector', kw=kw, weights=(kw_weight(f), 1.0),
              fuse='minmax' if 'fuse_minmax' in f else 'rrf', adapt='fuse_adapt' in f, rerank=stack.depth if 'rerank' in f else 0,
              pool='window_pool' in f and 'vector' in f, limit=stack.limit, depth=stack.depth)
     head, fit = 'heading' in f, 'token_chunks' in f and 'tree' in f
