@@ -18,9 +18,9 @@ from .encode import one_thread, window_of
 
 # %% auto #0
 __all__ = ['TOKENIZE', 'CACHE_FORMAT', 'KW_MODES', 'MODES', 'FUSIONS', 'LEG_CACHE', 'check_weights', 'rrf', 'minmax',
-           'valid_text', 'fts_tokens', 'fts_terms', 'query_terms', 'fts_query', 'StoreError', 'FlatStore', 'SyncReport',
-           'Snapshot', 'Rows', 'mapped', 'common_terms', 'Leg', 'postings_arrays', 'Postings', 'positive_int', 'window',
-           'lexical', 'Windows', 'windows_of']
+           'tier_by_held', 'valid_text', 'fts_tokens', 'fts_terms', 'query_terms', 'fts_query', 'StoreError',
+           'FlatStore', 'SyncReport', 'Snapshot', 'Rows', 'mapped', 'common_terms', 'Leg', 'postings_arrays',
+           'Postings', 'positive_int', 'window', 'lexical', 'Windows', 'windows_of']
 
 # %% ../nbs/06_store.ipynb #9889a8b5
 def _real(x) -> bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
@@ -63,6 +63,17 @@ def minmax(rankings,       # lists of ids, best first
         for i, (x, v) in enumerate(zip(r, sc), 1):
             score[x] = score.get(x, 0.0) + w / tot * ((v - lo) / (hi - lo) if hi > lo else 1.0); best[x] = min(best.get(x, i), i)
     return sorted(score.items(), key=lambda t: (-t[1], best[t[0]], t[0]))
+
+# %% ../nbs/06_store.ipynb #4e1d0a02
+def tier_by_held(fused,       # [(id, score)], best first: a fusion's order (`rrf`, `minmax`); scores >= 0
+                 held: dict,  # {id: how many of the keyword leg's terms it holds}; an id the leg did not find holds none
+                 need: float  # the least number of terms held that puts a candidate ahead of the rest
+                ) -> list:
+    "`fused` reordered: candidates holding at least `need` terms first, more terms first, the fusion's order within each tier; [(id, score)]."
+    top = max((s for _, s in fused), default=0.0)
+    tier = [h if (h := held.get(j, 0)) >= need and h > 0 else 0 for j, _ in fused]
+    order = sorted(range(len(fused)), key=lambda i: -tier[i])   # stable: the fusion's order within a tier
+    return [(fused[i][0], tier[i] + fused[i][1] / (1 + top)) for i in order]
 
 # %% ../nbs/06_store.ipynb #a81c3e52
 TOKENIZE = 'unicode61 remove_diacritics 2'   # the keyword index's tokenizer, the one source of its terms
@@ -668,7 +679,7 @@ def _pages(pages):
 
 FUSIONS = ('rrf', 'minmax')
 
-def _search_args(q, mode, kw, engine, limit, depth, k, weights, docs, pages, max_df, min_terms, fuse='rrf', min_hits=3, rerank=0) -> tuple:
+def _search_args(q, mode, kw, engine, limit, depth, k, weights, docs, pages, max_df, min_terms, fuse='rrf', min_hits=3, rerank=0, held_first=None) -> tuple:
     "The query made valid Unicode and `docs` as a list, once every argument of `search` is checked."
     if q is not None and not isinstance(q, str): raise ValueError(f'q must be a string, got {type(q).__name__}')
     if mode not in MODES: raise ValueError(f'mode must be one of {MODES}, got {mode!r}')
@@ -678,6 +689,7 @@ def _search_args(q, mode, kw, engine, limit, depth, k, weights, docs, pages, max
     positive_int('limit', limit); positive_int('depth', depth); check_weights(weights, 2)
     if positive_int('min_hits', min_hits) > depth: raise ValueError(f'min_hits must be at most depth ({depth}), got {min_hits!r}')
     if isinstance(rerank, bool) or not isinstance(rerank, (int, np.integer)) or rerank < 0: raise ValueError(f'rerank must be an integer >= 0 (0: no reranking), got {rerank!r}')
+    if held_first is not None and not (_real(held_first) and 0 <= held_first <= 1): raise ValueError(f'held_first must be a share of the terms from 0 to 1 (None: off), got {held_first!r}')
     if not (_real(k) and k >= 0): raise ValueError(f'k must be a finite number >= 0, got {k!r}')
     if not (_real(max_df) and max_df >= 0): raise ValueError(f'max_df must be a finite number >= 0, got {max_df!r}')
     if isinstance(min_terms, bool) or not isinstance(min_terms, (int, np.integer)) or min_terms < 0: raise ValueError(f'min_terms must be an integer >= 0, got {min_terms!r}')
@@ -761,6 +773,7 @@ def search(self: FlatStore, q: str,   # the user's text
            weights=(1.0, 1.0),        # fusion weights of the keyword and vector legs
            fuse: str = 'rrf',         # fusion: 'rrf' (ranks) or 'minmax' (min-max scaled scores, convex combination)
            adapt: bool = False,       # hybrid: scale the keyword leg's weight by twice the largest share of its terms one of its hits holds
+           held_first: float | None = None,  # hybrid: candidates holding at least this share of the keyword leg's terms first, more terms first (None: off)
            rerank: int = 0,           # rerank this many fused candidates by query-term coverage and proximity (0: none)
            depth: int = 50,           # candidates each leg contributes
            docs=None,                 # only these documents (a list of names)
@@ -774,7 +787,7 @@ def search(self: FlatStore, q: str,   # the user's text
            mem: Snapshot | None = None  # the snapshot to search (from `reading`); None: the current version
           ) -> list:
     "Search the store; a list of `Hit`s, best first."
-    q, docs = _search_args(q, mode, kw, engine, limit, depth, k, weights, docs, pages, max_df, min_terms, fuse, min_hits, rerank)
+    q, docs = _search_args(q, mode, kw, engine, limit, depth, k, weights, docs, pages, max_df, min_terms, fuse, min_hits, rerank, held_first)
     with self.reading(mem) as m:                   # one version of the store for the whole call
         kc, where = with_ctx if kw_ctx is None else kw_ctx, (_hashable(docs), _hashable(pages))
         kl = _leg(m, ('kw', q, kw, kc, depth, *where, max_df, min_terms, engine, min_hits),
@@ -786,6 +799,7 @@ def search(self: FlatStore, q: str,   # the user's text
     legs = [l for l in (kl, vl) if l is not None]
     w = (weights[0] * 2 * kl.cover if adapt else weights[0], weights[1]) if mode == 'hybrid' else None
     fused = rrf([l.pos for l in legs], k, w) if fuse == 'rrf' else minmax([l.pos for l in legs], [l.score for l in legs], w)
+    if held_first is not None and mode == 'hybrid': fused = tier_by_held(fused, dict(zip(kl.pos, kl.held or [])), held_first * kl.terms)
     if rerank: fused = self._rerank(q, fused, rerank, m, k, max_df, min_terms)
     kpos, vpos = {j: i for i, j in enumerate(kl.pos if kl else [], 1)}, {j: i for i, j in enumerate(vl.pos if vl else [], 1)}
     ks, vs = dict(zip(kl.pos, kl.score)) if kl else {}, dict(zip(vl.pos, vl.score)) if vl else {}

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from fastcore.basics import patch
 from pathlib import Path
 from .core import Item, text_hash, data_dir
-from .configs import Config, kw_weight
+from .configs import Config, kw_weight, HELD_SHARE
 from .metrics import SCORES, confidence
 
 # %% auto #0
@@ -270,7 +270,7 @@ def config_system(stack: Stack,        # the built `Stack`
     f = cfg.factors
     kw = 'all' if 'kw_all' in f else 'relax' if 'kw_relax' in f else 'any'
     o = dict(mode='hybrid' if {'keyword', 'vector'} <= f else 'keyword' if 'keyword' in f else 'vector', kw=kw, weights=(kw_weight(f), 1.0),
-             fuse='minmax' if 'fuse_minmax' in f else 'rrf', adapt='fuse_adapt' in f, rerank=stack.depth if 'rerank' in f else 0,
+             fuse='minmax' if 'fuse_minmax' in f else 'rrf', adapt='fuse_adapt' in f, held_first=HELD_SHARE if 'fuse_held' in f else None, rerank=stack.depth if 'rerank' in f else 0,
              pool='window_pool' in f and 'vector' in f, limit=stack.limit, depth=stack.depth)
     head, fit = 'heading' in f, 'token_chunks' in f and 'tree' in f
     tree = (lambda: stack.fitted) if fit else (lambda: stack.tree)          # the window-sized store only when asked for, and built then
