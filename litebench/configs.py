@@ -11,8 +11,8 @@ import yaml
 from .core import text_hash
 
 # %% auto #0
-__all__ = ['FACTORS', 'LANES', 'OPTIONS', 'NAMED', 'KW_WEIGHTS', 'HELD_SHARE', 'GENERATED', 'kw_weight', 'kw_w', 'Config',
-           'config', 'label', 'ladder', 'loo', 'factorial', 'load_configs', 'parse_spec']
+__all__ = ['FACTORS', 'LANES', 'OPTIONS', 'NAMED', 'KW_WEIGHTS', 'HELD_SHARE', 'DEFAULT', 'GENERATED', 'kw_weight', 'kw_w',
+           'Config', 'config', 'label', 'ladder', 'loo', 'factorial', 'load_configs', 'parse_spec']
 
 # %% ../nbs/11b_configs.ipynb #b64c9090
 FACTORS = ('keyword', 'vector', 'tree', 'heading', 'spans', 'sections', 'kw_all')
@@ -21,6 +21,7 @@ OPTIONS = ('kw_relax', 'fuse_minmax', 'fuse_adapt', 'fuse_held', 'rerank', 'toke
 NAMED = FACTORS + LANES + OPTIONS
 KW_WEIGHTS = (0.5, 2, 3)   # the keyword leg's weights on trial (`kw_w<x>`, the vector leg's 1); the default is 1
 HELD_SHARE = 0.5           # `fuse_held`: the share of the keyword leg's terms a candidate must hold to rank ahead of the rest (chosen on the dev questions and the derived query families)
+DEFAULT = ('keyword', 'vector', 'tree', 'heading', 'spans', 'fuse_held', 'fuse_minmax')   # what `TreeStore.doc_search` does by default (the bench page's decision); before it, the same without the two fusion options
 _KW_W = re.compile(r'kw_w(\d+(?:\.\d+)?)')
 
 def kw_weight(factors) -> float:

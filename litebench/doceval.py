@@ -13,7 +13,7 @@ from .tree import detect_mode
 __all__ = ['PAIRS', 'SHOW', 'doc_questions', 'structure_notes', 'Tagged', 'run_doc_eval']
 
 # %% ../nbs/15_doceval.ipynb #7c0a0006
-PAIRS = [('flat-page', 'flat-fine'), ('flat-fine', 'tree'), ('tree', 'tree-no-heading'), ('tree', 'tree-no-spans'), ('sections', 'sections-sum')]
+PAIRS = [('flat-page', 'flat-fine'), ('flat-fine', 'tree'), ('tree', 'tree-no-heading'), ('tree', 'tree-no-spans'), ('sections', 'sections-sum'), ('tree', 'default')]
 SHOW = [('A and B: does a returned text contain the source sentence?', ['hit1', 'hit5', 'hit10', 'mrr10']),
         ('C: which unit answers this?', ['unit_hit1', 'unit_hit5', 'unit_mrr10'])]
 

@@ -186,6 +186,7 @@ class ShardedStore:
         "The best `limit` hits of all shards, by score (ties: the earlier shard), ranked again from 1."
         from litebench.store import rrf
         mode = kwargs.get('mode', 'hybrid')
+        kwargs = {'fuse': 'rrf', 'held_first': None} | kwargs            # shards merge by rank and score: equal-weight RRF unless asked (a shard's min-max scale and term counts are its own)
         if mode != 'keyword' and kwargs.get('qvec') is None and self.encoder is not None: kwargs['qvec'] = self.encoder.encode([q])[0]
         by = {'vector': lambda h: h.vec_score, 'keyword': lambda h: h.kw_score}.get(mode, lambda h: h.score)   # one leg: its raw score; hybrid: each shard's fused score
         hits = [(-by(h), i, h.rank, h) for i, s in enumerate(self.shards) for h in s.doc_search(q, limit=limit, **kwargs)]

@@ -242,7 +242,7 @@ def _secs(stack: Stack, secs, kw_mode: str | None = None) -> list:
     return [stack.located(s.node.doc, *s.node.span, s.score, _legs(s.hits, kw_mode) or None) for s in secs]
 
 # %% ../nbs/12_systems.ipynb #5e0a0018
-DOC_SYSTEMS = ('flat-page', 'flat-fine', 'tree', 'sections', 'tree-no-heading', 'tree-no-spans', 'sections-sum', 'sections-mean')
+DOC_SYSTEMS = ('flat-page', 'flat-fine', 'tree', 'sections', 'tree-no-heading', 'tree-no-spans', 'sections-sum', 'sections-mean', 'default')
 
 def doc_system(stack: Stack,    # the built `Stack`
                name: str,       # one of `DOC_SYSTEMS`
@@ -250,9 +250,10 @@ def doc_system(stack: Stack,    # the built `Stack`
               ) -> Builtin:
     "The doc eval's system `name` with keyword mode `kw` ('any' or 'all')."
     if name not in DOC_SYSTEMS: raise ValueError(f'unknown system {name!r}: built-in systems are {", ".join(DOC_SYSTEMS)}')
-    o = dict(kw=kw, limit=stack.limit, depth=stack.depth)
+    o = dict(kw=kw, limit=stack.limit, depth=stack.depth, fuse='rrf', held_first=None)   # the doc eval's systems fuse by equal-weight RRF
     t = stack.tree
-    run = {'flat-page': lambda q, v: _hits(stack, stack.page.search(q, qvec=v, **o)),
+    run = {'default': lambda q, v: _hits(stack, t.doc_search(q, qvec=v, kw=kw, limit=stack.limit, depth=stack.depth)),   # what `doc_search` does by default
+           'flat-page': lambda q, v: _hits(stack, stack.page.search(q, qvec=v, **o)),
            'flat-fine': lambda q, v: _hits(stack, stack.flat.search(q, qvec=v, **o)),
            'tree': lambda q, v: _hits(stack, t.doc_search(q, qvec=v, **o)),
            'tree-no-heading': lambda q, v: _hits(stack, t.doc_search(q, qvec=v, with_heading=False, heading_kw=False, **o)),

@@ -12,6 +12,7 @@ import numpy as np
 from .core import Chunk, Hit, Node, doc_text
 from .tree import build_tree, node_chunks
 from .store import FlatStore, Snapshot, StoreError, SyncReport, positive_int
+from .configs import HELD_SHARE
 
 # %% auto #0
 __all__ = ['heading_context', 'TreeStore', 'Texts', 'TreeSnapshot', 'Section']
@@ -111,12 +112,14 @@ def doc_search(self: TreeStore, q: str,       # the user's text
                limit: int = 10,               # hits (or spans) returned
                with_heading: bool = True,     # vectors of heading path + text
                heading_kw: bool | None = None,  # keyword index sees the heading path too (None: as `with_heading`)
+               fuse: str = 'minmax',          # fusion of the two legs: min-max scaled scores (`FlatStore.search`'s default is 'rrf')
+               held_first: float | None = HELD_SHARE,  # candidates holding at least this share of the keyword leg's terms first (None: off)
                **kwargs                       # `FlatStore.search`'s arguments: mode, kw, k, weights, depth, docs, pages, max_df, qvec, mem
               ) -> list:  # `Hit`s (or merged spans), best first
     "Search the tree's chunks: `Hit`s with their node, best first, optionally merged into spans."
     positive_int('limit', limit)
     with self.reading(kwargs.pop('mem', None)) as m:      # one version for the whole call
-        hits = self.search(q, limit=limit * 2 if spans else limit, with_ctx=with_heading, kw_ctx=heading_kw, mem=m, **kwargs)
+        hits = self.search(q, limit=limit * 2 if spans else limit, with_ctx=with_heading, kw_ctx=heading_kw, fuse=fuse, held_first=held_first, mem=m, **kwargs)
     hits = [h._replace(node=m.nodes.get(h.chunk.node)) for h in hits]
     if not spans: return hits[:limit]
     groups, where = [], {}
