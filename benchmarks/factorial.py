@@ -9,7 +9,7 @@ DESIGNS = {'ladder': 7, 'factorial': 128}   # configurations in each design
 def _clear(stack):
     "Forget every leg the stack's stores keep, so each timed run starts as a fresh process would."
     for st in (stack.page, stack.flat, stack.tree):
-        if st is not None and st._mem is not None: st._mem.__dict__.pop('legs', None)
+        if st is not None: st.forget_legs()
 
 
 def factorial_speed(pdfs, repeats: int, limit: int, encoder: str = 'lsa') -> dict:
