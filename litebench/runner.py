@@ -89,7 +89,7 @@ def ask(q: Question,  # the `Question`
     if any(g.hop is not None for g in q.gold): row['hops'] = [g.hop for g in q.gold]   # which hop each gold serves (multihop)
     try:
         got, row['ms'] = memo.timed(system, q.text)
-        key = None if (r := result_key(got)) is None else ('judged', q.id, q.gold, k, r)
+        key = None if (r := memo.of(got, lambda: result_key(got))) is None else ('judged', q.id, q.gold, k, r)
         items, kept = memo.get(q.text, key, lambda: judged(q, as_items(got, name)[:k], k, locate, memo))
         row |= kept
         if stage is not None: row['answer'] = staged(stage, q, list(items))

@@ -148,9 +148,11 @@ def qvec(self: Stack, text: str):
 
 
 # %% ../nbs/12_systems.ipynb #5e0a0e02
+_UNSET = object()
+
 class Memo:
     "What each distinct call and search gave while one question is asked of many systems, and what the question does not change, for one run."
-    def __init__(self): self.q, self.kept, self.searched, self.spans, self.lasting, self.saved = None, {}, {}, {}, {}, 0.0
+    def __init__(self): self.q, self.kept, self.made, self.searched, self.spans, self.lasting, self.saved = None, {}, {}, {}, {}, {}, 0.0
 
     def get(self, q: str,    # the question being asked: a new one forgets what the last one kept
             key,             # what identifies the call (None: not kept)
@@ -158,10 +160,20 @@ class Memo:
            ):
         "`make()` the first time `key` is asked for question `q`, then what it gave (adding what it took to `saved`)."
         if key is None: return make()
-        if q != self.q: self.q, self.kept, self.searched = q, {}, {}
+        if q != self.q: self.q, self.kept, self.made, self.searched = q, {}, {}, {}
         if key in self.kept: got, ms = self.kept[key]; self.saved += ms; return got
         t = time.perf_counter(); got = make(); self.kept[key] = got, (time.perf_counter() - t) * 1e3
+        self.made[id(got)] = [got, _UNSET]
         return got
+
+    def of(self, got,   # a result a system returned
+           make         # () → what depends on `got` alone (the key it is judged by)
+          ):
+        "`make()` once per result this memo kept for the question being asked (nothing changes a kept result); for any other result, each time."
+        m = self.made.get(id(got))
+        if m is None or m[0] is not got: return make()
+        if m[1] is _UNSET: m[1] = make()
+        return m[1]
 
     def timed(self, call, *args) -> tuple:
         "(`call(*args)`, its milliseconds), each kept result it reused counted at what it took to make."
