@@ -809,6 +809,12 @@ def search(self: FlatStore, q: str,   # the user's text
     return [Hit(m.chunks[j], r, s, kpos.get(j), vpos.get(j), kw_score=raw(ks, j), vec_score=raw(vs, j), kw_held=kh.get(j)) for r, (j, s) in enumerate(fused[:limit], 1)]
 
 
+# %% ../nbs/06_store.ipynb #5c0a0004
+@patch
+def forget_legs(self: FlatStore) -> int:
+    "Forget the legs the current snapshot keeps, so each is computed afresh, as in a newly opened store (a benchmark's cold start); the number forgotten."
+    return len(self._mem.__dict__.pop('legs', {})) if self._mem is not None else 0
+
 # %% ../nbs/06_store.ipynb #7d4f1a02
 class Windows(NamedTuple):
     "Extra vectors for chunks longer than the encoder's window: one row per window after the first, and the chunk each belongs to."
