@@ -17,10 +17,10 @@ from .core import Chunk, Hit, text_hash
 from .encode import one_thread, window_of
 
 # %% auto #0
-__all__ = ['TOKENIZE', 'CACHE_FORMAT', 'KW_MODES', 'MODES', 'FUSIONS', 'LEG_CACHE', 'check_weights', 'rrf', 'minmax',
-           'valid_text', 'fts_tokens', 'fts_terms', 'query_terms', 'fts_query', 'StoreError', 'FlatStore', 'SyncReport',
-           'Snapshot', 'Rows', 'mapped', 'common_terms', 'Leg', 'postings_arrays', 'Postings', 'positive_int', 'window',
-           'lexical', 'Windows', 'windows_of']
+__all__ = ['TOKENIZE', 'STORE_FORMAT', 'PAGE_SIZE', 'CACHE_FORMAT', 'KW_MODES', 'MODES', 'FUSIONS', 'LEG_CACHE', 'check_weights',
+           'rrf', 'minmax', 'valid_text', 'fts_tokens', 'fts_terms', 'query_terms', 'fts_query', 'StoreError',
+           'FlatStore', 'SyncReport', 'Snapshot', 'Rows', 'mapped', 'common_terms', 'Leg', 'postings_arrays',
+           'Postings', 'positive_int', 'window', 'lexical', 'Windows', 'windows_of']
 
 # %% ../nbs/06_store.ipynb #9889a8b5
 def _real(x) -> bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
@@ -120,10 +120,13 @@ _SCHEMA = f'''
 CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT);
 CREATE TABLE IF NOT EXISTS chunks(id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL, hash TEXT NOT NULL, doc TEXT, p0 INT, p1 INT,
   start INT, "end" INT, text TEXT, node TEXT, path TEXT, ctx TEXT, vec BLOB, cvec BLOB);
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, ctx, tokenize='{TOKENIZE}');
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, ctx, content='chunks', content_rowid='id', tokenize='{TOKENIZE}');
 CREATE VIRTUAL TABLE IF NOT EXISTS fts_v USING fts5vocab(fts, 'row');
 CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc);
 '''
+
+STORE_FORMAT = 2   # 1: the keyword index kept its own copy of the text; 2: it reads the text from `chunks`
+PAGE_SIZE = 16384  # SQLite page size of a new store: a row with its two vectors fills a 4 KB page alone, five share a 16 KB one
 
 class StoreError(Exception):
     "A store that cannot be used as asked: the message names the file and the problem."
@@ -140,11 +143,13 @@ class FlatStore:
         uri = f'file:{self.path}?mode=ro' if readonly else self.path
         if readonly and not Path(self.path).exists(): raise StoreError(f'{self.path}: no such store')
         self.db = sqlite3.connect(uri, uri=readonly, timeout=timeout, check_same_thread=False, isolation_level=None)
+        self._mem, self._wrote, self._writing, self._closing = None, False, False, False
         if not readonly:
+            self.db.execute(f'PRAGMA page_size={PAGE_SIZE}')   # takes effect only in a new file
             if self.path != ':memory:': self.db.execute('PRAGMA journal_mode=WAL'); self.db.execute('PRAGMA synchronous=NORMAL')  # WAL + NORMAL: a crash never corrupts, a commit costs no fsync
-            self.db.executescript(_SCHEMA)
+            self._migrate(); self.db.executescript(_SCHEMA)
         self.db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_vi USING fts5vocab(main, fts, 'instance')")
-        self._mem, self._wrote, self._writing, self._closing = None, False, False, False; self._check_encoder(); self._check_fts()
+        self._check_encoder(); self._check_fts()
 
     def _meta(self, k, default=None):
         r = self.db.execute('SELECT v FROM meta WHERE k=?', (k,)).fetchone()
@@ -183,7 +188,7 @@ def writing(self: FlatStore):
 @patch
 def fts_check(self: FlatStore) -> tuple:
     "(chunks, keyword index rows, index rows without a chunk): the index agrees with the chunks when the first two are equal and the last is 0."
-    return self.db.execute('SELECT (SELECT count(*) FROM chunks), (SELECT count(*) FROM fts), (SELECT count(*) FROM fts WHERE rowid NOT IN (SELECT id FROM chunks))').fetchone()
+    return self.db.execute('SELECT (SELECT count(*) FROM chunks), (SELECT count(*) FROM fts_docsize), (SELECT count(*) FROM fts_docsize WHERE id NOT IN (SELECT id FROM chunks))').fetchone()
 
 @patch
 def _check_fts(self: FlatStore):
@@ -191,8 +196,19 @@ def _check_fts(self: FlatStore):
     if n == f and not lost: return
     msg = f'{self.path}: the keyword index disagrees with the chunks ({f} index rows for {n} chunks, {lost} without a chunk)'
     if self.readonly: raise StoreError(f'{msg}; open it writable to rebuild the index')
-    with self.writing() as db: db.execute('DELETE FROM fts'); db.execute('INSERT INTO fts(rowid, text, ctx) SELECT id, text, ctx FROM chunks')
+    with self.writing() as db: db.execute("INSERT INTO fts(fts) VALUES ('rebuild')")
     warnings.warn(f'{msg}: rebuilt the index from the chunks')
+
+@patch
+def _migrate(self: FlatStore):
+    "A store of format 1 (a keyword index with its own copy of the text) made format 2: the index rebuilt to read the text from `chunks`."
+    r = self.db.execute("SELECT sql FROM sqlite_master WHERE name='fts'").fetchone()
+    if r is None or "content='chunks'" in r[0]: return
+    with self.writing() as db:
+        db.execute('DROP TABLE IF EXISTS fts_v'); db.execute('DROP TABLE fts')
+        for sql in _SCHEMA.split(';'):
+            if 'fts' in sql: db.execute(sql)
+        db.execute("INSERT INTO fts(fts) VALUES ('rebuild')")
 
 
 # %% ../nbs/06_store.ipynb #457a193e
@@ -284,7 +300,9 @@ class Snapshot:
             a = self.arrays(db)
             if self._db is not None and store._saves: self.save(store, a)
         self.use(a, db); self._a = a
-        self.hnsw = {which: store._hnsw(which, M, version) for which, M in (('text', self.V), ('ctx', self.C))} if self.n >= store.exact_below else None
+        self.hnsw = None
+        if self.n >= store.exact_below:                # one index when no chunk has a context (the two matrices are one)
+            t = store._hnsw('text', self.V, version); self.hnsw = dict(text=t, ctx=t if self.C is self.V else store._hnsw('ctx', self.C, version))
 
     def arrays(self, db) -> dict:
         "What search needs as arrays, read from SQLite: row ids, documents, pages, offsets, vectors, postings."
@@ -293,7 +311,7 @@ class Snapshot:
         col = lambda i, dt=np.int64: np.array([r[i] for r in rows], dt)
         a = dict(ids=col(0), doc=np.array([code[r[1]] for r in rows], np.int32), p0=col(2), p1=col(3), start=col(4), end=col(5), docs=docs)
         a['V'] = np.frombuffer(b''.join(r[6] for r in rows), np.float32).reshape(len(rows), -1) if rows else np.zeros((0, 0), np.float32)
-        a['C'] = np.frombuffer(b''.join(r[7] or r[6] for r in rows), np.float32).reshape(len(rows), -1) if rows else a['V']
+        a['C'] = a['V'] if all(r[7] is None for r in rows) else np.frombuffer(b''.join(r[7] or r[6] for r in rows), np.float32).reshape(len(rows), -1)   # no context anywhere: one matrix
         try: return {**a, **postings_arrays(db, dict(zip(a['ids'].tolist(), range(len(rows)))), len(rows))}
         except KeyError as e: raise StoreError(f'{self.path}: keyword index row {e.args[0]} has no chunk; open the store writable to rebuild its index') from None
 
@@ -379,7 +397,7 @@ def mem(self: FlatStore) -> Snapshot:
 def _view(self: FlatStore, version: str | None):
     "A read-only connection of its own, its read transaction open at `version`; None for a store in memory, during a write, outside WAL mode, or when a writer committed since."
     if self.path == ':memory:' or version is None or self._writing: return None
-    db = sqlite3.connect(f'file:{self.path}?mode=ro', uri=True, timeout=self.timeout, check_same_thread=False, isolation_level=None)
+    db = sqlite3.connect(f'file:{self.path}{"?mode=ro" if self.readonly else ""}', uri=True, timeout=self.timeout, check_same_thread=False, isolation_level=None)   # it only reads, but is not read-only unless the store is: whichever connection closes last removes the WAL file
     try:
         if db.execute('PRAGMA journal_mode').fetchone()[0] != 'wal': db.close(); return None   # a held reader would block writers
         db.execute('BEGIN')
@@ -397,6 +415,11 @@ def folder(self: Snapshot) -> Path:
     "Where this version's arrays are saved: a folder beside the SQLite file, named by the version."
     return Path(f'{self.path}.{self.version}.snapshot')
 
+def _stored(k: str, x: np.ndarray) -> np.ndarray:
+    "The array `x` as saved under the name `k`: term counts (`tt`, `tc`) as 16-bit integers when they fit (the same numbers in half the bytes)."
+    if k in ('tt', 'tc') and (not x.size or 0 <= x.min() and x.max() < 2**15 and (x == np.floor(x)).all()): return x.astype(np.uint16)
+    return x
+
 def _manifest(m: Snapshot) -> dict:
     return dict(format=CACHE_FORMAT, version=m.version, digest=list(m.digest))
 
@@ -408,11 +431,11 @@ def save(self: Snapshot, store: FlatStore, a: dict):
     try:
         tmp.mkdir(); files = {}
         for k, x in a.items():
-            if isinstance(x, list): continue
-            np.save(tmp / f'{k}.npy', np.ascontiguousarray(x)); files[k] = [list(x.shape), x.dtype.str, (tmp / f'{k}.npy').stat().st_size]
+            if isinstance(x, list) or k == 'C' and x is a['V']: continue       # a matrix that is the other one is saved once
+            x = _stored(k, x); np.save(tmp / f'{k}.npy', np.ascontiguousarray(x)); files[k] = [list(x.shape), x.dtype.str, (tmp / f'{k}.npy').stat().st_size]
         (tmp / 'lists.json').write_text(json.dumps({k: x for k, x in a.items() if isinstance(x, list)}))
         files['lists'] = [[], 'json', (tmp / 'lists.json').stat().st_size]
-        (tmp / 'manifest.json').write_text(json.dumps({**_manifest(self), 'files': files}))   # written last, read first
+        (tmp / 'manifest.json').write_text(json.dumps({**_manifest(self), 'files': files, 'C_is_V': a['C'] is a['V']}))   # written last, read first
         if self.folder.exists(): shutil.rmtree(self.folder)                               # a broken one: replaced
         os.replace(tmp, self.folder)
     except OSError: shutil.rmtree(tmp, ignore_errors=True); return   # a full disk, or another process saved it first
@@ -433,6 +456,7 @@ def load(self: Snapshot, store: FlatStore) -> dict | None:
             a[k] = np.load(f / f'{k}.npy', mmap_mode='r' if math.prod(shape) else None, allow_pickle=False)
             if isinstance(a[k], np.memmap): a[k] = a[k].view(np.ndarray)        # still mapped; a plain array slices faster
             if list(a[k].shape) != shape or a[k].dtype.str != dt: return None
+        if man.get('C_is_V') and 'V' in a: a['C'] = a['V']
         return a if {'ids', 'V', 'C', 'off', 'idx', 'docs', 'vocab'} <= set(a) else None
     except (OSError, ValueError, KeyError, TypeError): return None
 
