@@ -17,10 +17,10 @@ from .core import Chunk, Hit, text_hash
 from .encode import one_thread, window_of
 
 # %% auto #0
-__all__ = ['TOKENIZE', 'STORE_FORMAT', 'PAGE_SIZE', 'CACHE_FORMAT', 'KW_MODES', 'MODES', 'FUSIONS', 'LEG_CACHE', 'check_weights',
-           'rrf', 'minmax', 'valid_text', 'fts_tokens', 'fts_terms', 'query_terms', 'fts_query', 'StoreError',
-           'FlatStore', 'SyncReport', 'Snapshot', 'Rows', 'mapped', 'common_terms', 'Leg', 'postings_arrays',
-           'Postings', 'positive_int', 'window', 'lexical', 'Windows', 'windows_of']
+__all__ = ['TOKENIZE', 'STORE_FORMAT', 'PAGE_SIZE', 'PATH_SEP', 'CACHE_FORMAT', 'KW_MODES', 'MODES', 'FUSIONS', 'LEG_CACHE',
+           'check_weights', 'rrf', 'minmax', 'valid_text', 'fts_tokens', 'fts_terms', 'query_terms', 'fts_query',
+           'StoreError', 'FlatStore', 'path_col', 'path_of', 'SyncReport', 'Snapshot', 'Rows', 'mapped', 'common_terms',
+           'Leg', 'postings_arrays', 'Postings', 'positive_int', 'window', 'lexical', 'Windows', 'windows_of']
 
 # %% ../nbs/06_store.ipynb #9889a8b5
 def _real(x) -> bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
@@ -215,6 +215,18 @@ def _migrate(self: FlatStore):
 def _key(c: Chunk) -> str: return f'{c.doc}\x1f{c.start}\x1f{c.end}\x1f{c.node or ""}'
 def _blob(v) -> bytes: return np.asarray(v, dtype=np.float32).tobytes()
 
+PATH_SEP = ' › '   # a heading path joined into a context (the tree store's)
+
+def path_col(path,     # the chunk's path
+             ctx: str  # its context
+            ) -> str | None:
+    "The path as stored: None when the context is the path joined by `PATH_SEP` (it is read back from the context), else JSON."
+    return None if path and ctx.split(PATH_SEP) == list(path) else json.dumps(path)
+
+def path_of(col: str | None, ctx: str) -> tuple:
+    "The path from its stored column and the context."
+    return tuple(ctx.split(PATH_SEP) if col is None else json.loads(col))
+
 class SyncReport(dict):
     "Counts of a sync: added, updated, removed, unchanged, embedded."
     def __repr__(self): return ' '.join(f'{k}={v}' for k, v in self.items())
@@ -254,7 +266,7 @@ def _vectors(self: FlatStore, todo: list, vecs: dict) -> int:
 @patch
 def _write(self: FlatStore, have: dict, gone: list, todo: list, vecs: dict):
     "Delete the rows that are gone or changed, insert the new ones with their keyword rows."
-    rows = [(k, h, c.doc, c.pages[0], c.pages[1], c.start, c.end, c.text, c.node, json.dumps(c.path), x, _blob(vecs[h][0]), None if vecs[h][1] is None else _blob(vecs[h][1]))
+    rows = [(k, h, c.doc, c.pages[0], c.pages[1], c.start, c.end, c.text, c.node, path_col(c.path, x), x, _blob(vecs[h][0]), None if vecs[h][1] is None else _blob(vecs[h][1]))
             for k, c, x, h in todo]
     stale = [(i,) for i in gone + [have[k][0] for k, *_ in todo if k in have]]
     self.db.executemany('DELETE FROM fts WHERE rowid=?', stale); self.db.executemany('DELETE FROM chunks WHERE id=?', stale)
@@ -328,9 +340,9 @@ class Snapshot:
 
     def _read_chunks(self, db, ids=None) -> list:
         "The `Chunk`s of row `ids` (all: in id order), read from `db`."
-        sql = 'SELECT id, doc, p0, p1, start, "end", text, node, path FROM chunks'
+        sql = 'SELECT id, doc, p0, p1, start, "end", text, node, path, ctx FROM chunks'
         rows = db.execute(sql + ' ORDER BY id').fetchall() if ids is None else db.execute(sql + ' WHERE id IN (SELECT value FROM json_each(?))', (json.dumps(ids),)).fetchall()
-        got = {r[0]: Chunk(r[1], (r[2], r[3]), r[4], r[5], r[6], r[7], tuple(json.loads(r[8]))) for r in rows}
+        got = {r[0]: Chunk(r[1], (r[2], r[3]), r[4], r[5], r[6], r[7], path_of(r[8], r[9])) for r in rows}
         return [got[i] for i in (self.ids.tolist() if ids is None else ids)]
 
     def query(self, sql: str, args=()) -> list:
