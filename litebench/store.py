@@ -19,8 +19,9 @@ from .encode import one_thread, window_of
 # %% auto #0
 __all__ = ['TOKENIZE', 'STORE_FORMAT', 'PAGE_SIZE', 'PATH_SEP', 'CACHE_FORMAT', 'KW_MODES', 'MODES', 'FUSIONS', 'LEG_CACHE',
            'check_weights', 'rrf', 'minmax', 'valid_text', 'fts_tokens', 'fts_terms', 'query_terms', 'fts_query',
-           'StoreError', 'FlatStore', 'path_col', 'path_of', 'SyncReport', 'Snapshot', 'Rows', 'mapped', 'common_terms',
-           'Leg', 'postings_arrays', 'Postings', 'positive_int', 'window', 'lexical', 'Windows', 'windows_of']
+           'StoreError', 'FlatStore', 'path_col', 'path_of', 'SyncReport', 'Snapshot', 'Rows', 'mapped', 'Indexes',
+           'common_terms', 'Leg', 'postings_arrays', 'Postings', 'positive_int', 'window', 'lexical', 'Windows',
+           'windows_of']
 
 # %% ../nbs/06_store.ipynb #9889a8b5
 def _real(x) -> bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
@@ -313,8 +314,7 @@ class Snapshot:
             if self._db is not None and store._saves: self.save(store, a)
         self.use(a, db); self._a = a
         self.hnsw = None
-        if self.n >= store.exact_below:                # one index when no chunk has a context (the two matrices are one)
-            t = store._hnsw('text', self.V, version); self.hnsw = dict(text=t, ctx=t if self.C is self.V else store._hnsw('ctx', self.C, version))
+        if self.n >= store.exact_below: self.hnsw = Indexes(store, version, self.V, self.C); self.hnsw['ctx']   # the default leg's index now, the other on first use
 
     def arrays(self, db) -> dict:
         "What search needs as arrays, read from SQLite: row ids, documents, pages, offsets, vectors, postings."
@@ -488,6 +488,20 @@ def _hnsw(self: FlatStore, which: str, M: np.ndarray, version: str | None = None
         for old in f.parent.glob(f'{Path(self.path).name}.{which}.*.usearch'):
             if old != f: old.unlink(missing_ok=True)
     return idx
+
+# %% ../nbs/06_store.ipynb #3c4bcee0
+class Indexes(dict):
+    "A snapshot's HNSW indexes by the matrix they serve ('text', 'ctx'), each mapped from its saved file or made on first use; one index when the two matrices are one."
+    def __init__(self, store: FlatStore, version: str | None, V: np.ndarray, C: np.ndarray):
+        super().__init__(); self.store, self.version, self.M = weakref.ref(store), version, dict(text=V, ctx=C)   # no cycle: the store holds its snapshot
+    def __missing__(self, which):
+        if which == 'ctx' and self.M['ctx'] is self.M['text']: self[which] = idx = self['text']; return idx
+        store = self.store() or _Unsaved
+        self[which] = idx = FlatStore._hnsw(store, which, self.M[which], self.version); return idx
+
+class _Unsaved:
+    "Where an index is made once its store object is gone: in memory, saved nowhere."
+    path, readonly = ':memory:', True
 
 # %% ../nbs/06_store.ipynb #210a1832
 def common_terms(q: str,               # the user's text
