@@ -19,7 +19,7 @@ __all__ = ['text_rest', 'joined', 'heading_context', 'TreeStore', 'read_text', '
 # %% ../nbs/07_treestore.ipynb #5992426a
 _TREE_SCHEMA = '''
 CREATE TABLE IF NOT EXISTS docs(doc TEXT PRIMARY KEY, title TEXT, mode TEXT, text TEXT);
-CREATE TABLE IF NOT EXISTS nodes(id TEXT PRIMARY KEY, doc TEXT, ord INT, parent TEXT, level INT, kind TEXT, title TEXT, path TEXT, p0 INT, p1 INT, s0 INT, s1 INT);
+CREATE TABLE IF NOT EXISTS nodes(id TEXT NOT NULL, doc TEXT, ord INT, parent TEXT, level INT, kind TEXT, title TEXT, path TEXT, p0 INT, p1 INT, s0 INT, s1 INT, PRIMARY KEY(doc, ord)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS doc_rest(doc TEXT PRIMARY KEY, rest TEXT);
 '''
 
