@@ -19,9 +19,9 @@ from .encode import one_thread, window_of
 # %% auto #0
 __all__ = ['TOKENIZE', 'STORE_FORMAT', 'PAGE_SIZE', 'PATH_SEP', 'CACHE_FORMAT', 'KW_MODES', 'MODES', 'FUSIONS', 'LEG_CACHE',
            'check_weights', 'rrf', 'minmax', 'valid_text', 'fts_tokens', 'fts_terms', 'query_terms', 'fts_query',
-           'StoreError', 'FlatStore', 'path_col', 'path_of', 'SyncReport', 'Snapshot', 'Rows', 'mapped', 'Indexes',
-           'common_terms', 'Leg', 'postings_arrays', 'Postings', 'positive_int', 'window', 'lexical', 'Windows',
-           'windows_of']
+           'StoreError', 'FlatStore', 'path_col', 'path_of', 'SyncReport', 'read_chunks', 'Snapshot', 'Rows', 'mapped',
+           'Indexes', 'common_terms', 'Leg', 'postings_arrays', 'Postings', 'positive_int', 'window', 'lexical',
+           'Windows', 'windows_of']
 
 # %% ../nbs/06_store.ipynb #9889a8b5
 def _real(x) -> bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
@@ -171,7 +171,7 @@ class FlatStore:
         try:
             if self._wrote and not self.readonly and self.path != ':memory:': self._closing = True; self.mem.keep(self)
         except StoreError: pass                       # a store that cannot be read leaves nothing; its next open says why
-        finally: self.db.close()
+        finally: self.db.close(); self._mem = None    # the snapshot, once no caller holds it, closes its connection: the last one removes the WAL file
 
 # %% ../nbs/06_store.ipynb #3f0e2b6d
 @patch
@@ -298,6 +298,16 @@ def sync(self: FlatStore, chunks,  # every `Chunk` the store (or `scope`) should
 
 
 # %% ../nbs/06_store.ipynb #618dc1c2
+def read_chunks(db,           # a connection to the store
+                all_ids,      # every row id of the snapshot, in its order
+                ids=None      # the rows to read; None: all of them
+               ) -> list:
+    "The `Chunk`s of row `ids` (all: in the snapshot's order), read from `db`."
+    sql = 'SELECT id, doc, p0, p1, start, "end", text, node, path, ctx FROM chunks'
+    rows = db.execute(sql + ' ORDER BY id').fetchall() if ids is None else db.execute(sql + ' WHERE id IN (SELECT value FROM json_each(?))', (json.dumps(ids),)).fetchall()
+    got = {r[0]: Chunk(r[1], (r[2], r[3]), r[4], r[5], r[6], r[7], path_of(r[8], r[9])) for r in rows}
+    return [got[i] for i in (all_ids.tolist() if ids is None else ids)]
+
 CACHE_FORMAT = 1   # the layout of a snapshot's files; another layout is never read
 
 class Snapshot:
@@ -305,7 +315,6 @@ class Snapshot:
     def __init__(self, store: FlatStore, version: str | None):
         self.version, self.path, self.wins, self._lock = version, store.path, {}, threading.Lock()
         self._db = store._view(version)               # a connection of the snapshot's own, held at this version; None: read eagerly
-        if self._db is not None: weakref.finalize(self, self._db.close)
         db = self._db or store.db
         self.digest = db.execute('SELECT count(*), coalesce(sum(id), 0), coalesce(max(id), 0) FROM chunks').fetchone()
         a = self.load(store) if self._db is not None else None
@@ -335,15 +344,12 @@ class Snapshot:
         self.p0, self.p1, self.start, self.end, self.V, self.C = a['p0'], a['p1'], a['start'], a['end'], a['V'], a['C']
         self.postings = Postings(None, self.pos, self.n, a)
         self.df = dict(zip(self.postings.vocab, np.diff(self.postings.off).tolist()))   # rows holding each term
-        self.chunks, self._bykey = (Rows(self), {}) if self._db is not None else (self._read_chunks(db), None)
-        if self._bykey is None: self._bykey = {(c.doc, c.start, c.end, c.node): j for j, c in enumerate(self.chunks)}
+        if self._db is not None: self._bykey = {}; self.chunks = Rows(self)
+        else: self.chunks = self._read_chunks(db); self._bykey = {(c.doc, c.start, c.end, c.node): j for j, c in enumerate(self.chunks)}
 
     def _read_chunks(self, db, ids=None) -> list:
         "The `Chunk`s of row `ids` (all: in id order), read from `db`."
-        sql = 'SELECT id, doc, p0, p1, start, "end", text, node, path, ctx FROM chunks'
-        rows = db.execute(sql + ' ORDER BY id').fetchall() if ids is None else db.execute(sql + ' WHERE id IN (SELECT value FROM json_each(?))', (json.dumps(ids),)).fetchall()
-        got = {r[0]: Chunk(r[1], (r[2], r[3]), r[4], r[5], r[6], r[7], path_of(r[8], r[9])) for r in rows}
-        return [got[i] for i in (self.ids.tolist() if ids is None else ids)]
+        return read_chunks(db, self.ids, ids)
 
     def query(self, sql: str, args=()) -> list:
         "Rows of `sql` as this snapshot's version has them (its own connection; else the store's, read eagerly)."
@@ -364,21 +370,22 @@ class Snapshot:
 # %% ../nbs/06_store.ipynb #5a11c0de
 class Rows:
     "A snapshot's chunk records, read from its own connection on first use and kept: a sequence of `Chunk`s in row order."
-    def __init__(self, m: Snapshot): self.m, self.got = m, {}
-    def __len__(self): return self.m.n
+    def __init__(self, m: Snapshot):   # what it reads with, not the snapshot itself: no cycle, so a snapshot no longer used is freed at once, and its connection closed
+        self.db, self.lock, self.ids, self.n, self.bykey, self.got = m._db, m._lock, m.ids, m.n, m._bykey, {}
+    def __len__(self): return self.n
     def __getitem__(self, j):
         if isinstance(j, slice): return [self[i] for i in range(*j.indices(len(self)))]
-        j = range(self.m.n)[j]
+        j = range(self.n)[j]
         if j not in self.got: self.fetch([j])
         return self.got[j]
     def __iter__(self):
-        self.fetch(range(self.m.n)); return (self.got[j] for j in range(self.m.n))
+        self.fetch(range(self.n)); return (self.got[j] for j in range(self.n))
     def fetch(self, js):
         "Read the records of positions `js` not yet read, in one query."
         js = sorted({int(j) for j in js} - self.got.keys())                     # in row order: all of them are read in one ordered scan
         if not js: return
-        with self.m._lock: cs = self.m._read_chunks(self.m._db, None if len(js) == self.m.n else self.m.ids[js].tolist())
-        for j, c in zip(js, cs): self.got[j] = c; self.m._bykey[(c.doc, c.start, c.end, c.node)] = j
+        with self.lock: cs = read_chunks(self.db, self.ids, None if len(js) == self.n else self.ids[js].tolist())
+        for j, c in zip(js, cs): self.got[j] = c; self.bykey[(c.doc, c.start, c.end, c.node)] = j
 
 # %% ../nbs/06_store.ipynb #5b7e2c19
 FlatStore.snapshot_type = Snapshot

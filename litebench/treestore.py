@@ -83,9 +83,11 @@ def read_text(query,  # (sql, args) → rows, at one version of the store
 
 class Texts(dict):
     "The documents' texts of a snapshot, each read (from the snapshot's version) on first use and kept."
-    def __init__(self, m: Snapshot): super().__init__(); self.m = m
+    def __init__(self, m: Snapshot): super().__init__(); self.db, self.lock = m._db, m._lock   # not the snapshot: no cycle (see `store.Rows`)
+    def query(self, sql: str, args=()) -> list:
+        with self.lock: return self.db.execute(sql, args).fetchall()
     def __missing__(self, doc):
-        self[doc] = t = read_text(self.m.query, doc); return t
+        self[doc] = t = read_text(self.query, doc); return t
 
 class TreeSnapshot(Snapshot):
     "A tree store's version in memory: the flat snapshot, plus nodes, chunk order and document texts (nodes and texts read on first use from the snapshot's version)."
