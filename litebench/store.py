@@ -315,6 +315,7 @@ class Snapshot:
     def __init__(self, store: FlatStore, version: str | None):
         self.version, self.path, self.wins, self._lock = version, store.path, {}, threading.Lock()
         self._db = store._view(version)               # a connection of the snapshot's own, held at this version; None: read eagerly
+        if self._db is not None: weakref.finalize(self, self._db.close)   # closed explicitly (a connection merely freed leaves its WAL file)
         db = self._db or store.db
         self.digest = db.execute('SELECT count(*), coalesce(sum(id), 0), coalesce(max(id), 0) FROM chunks').fetchone()
         a = self.load(store) if self._db is not None else None
