@@ -17,11 +17,11 @@ from .core import Chunk, Hit, text_hash
 from .encode import one_thread, window_of
 
 # %% auto #0
-__all__ = ['TOKENIZE', 'STORE_FORMAT', 'PAGE_SIZE', 'PATH_SEP', 'CACHE_FORMAT', 'KW_MODES', 'MODES', 'FUSIONS', 'LEG_CACHE',
-           'check_weights', 'rrf', 'minmax', 'valid_text', 'fts_tokens', 'fts_terms', 'query_terms', 'fts_query',
-           'StoreError', 'FlatStore', 'path_col', 'path_of', 'SyncReport', 'read_chunks', 'Snapshot', 'Rows', 'mapped',
-           'Indexes', 'common_terms', 'Leg', 'postings_arrays', 'Postings', 'positive_int', 'window', 'lexical',
-           'Windows', 'windows_of']
+__all__ = ['TOKENIZE', 'PAGE_SIZE', 'PATH_SEP', 'CACHE_FORMAT', 'KW_MODES', 'MODES', 'FUSIONS', 'LEG_CACHE', 'check_weights',
+           'rrf', 'minmax', 'valid_text', 'fts_tokens', 'fts_terms', 'query_terms', 'fts_query', 'StoreError',
+           'FlatStore', 'path_col', 'path_of', 'SyncReport', 'read_chunks', 'Snapshot', 'Rows', 'mapped', 'Indexes',
+           'common_terms', 'Leg', 'postings_arrays', 'Postings', 'positive_int', 'window', 'lexical', 'Windows',
+           'windows_of']
 
 # %% ../nbs/06_store.ipynb #9889a8b5
 def _real(x) -> bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
@@ -126,7 +126,6 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts_v USING fts5vocab(fts, 'row');
 CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc);
 '''
 
-STORE_FORMAT = 2   # 1: the keyword index kept its own copy of the text; 2: it reads the text from `chunks`
 PAGE_SIZE = 16384  # SQLite page size of a new store: a row with its two vectors fills a 4 KB page alone, five share a 16 KB one
 
 class StoreError(Exception):
