@@ -2,11 +2,12 @@
 
 What is measured, per size (each in a fresh process, so nothing is warm but the OS page cache):
 - build: a fresh store file, `add_doc` for every (replicated) document, then `close`, which leaves the version's search
-  files (arrays, postings, HNSW above `exact_below`). Embedding is excluded: every text's LSA vector is computed once
+  files (arrays, postings, the default leg's HNSW index above `exact_below`). Embedding is excluded: every text's LSA vector is computed once
   beforehand (`stores.Precomputed`); a replica's few texts not seen before are embedded and counted.
 - open + first query: a new process opens the store and answers one `doc_search`.
 - doc_search p50/p95 (kw 'any') and p50 (kw 'all'), the query vector given.
-- bytes on disk per chunk: every file of the store (SQLite, WAL, saved arrays, HNSW), beyond the chunks' text.
+- bytes on disk per chunk: every file of the store (SQLite, WAL, saved arrays, HNSW), beyond the chunks' text, and at the
+  largest size by component (SQLite's tables and indexes, the snapshot's vectors and postings, the HNSW index).
 Then 1M random unit vectors (LSA's dimension): the HNSW search's p50 and its recall@10 against exact search.
 The "before" numbers are the issue's, measured before saved snapshots."""
 from __future__ import annotations
@@ -51,14 +52,26 @@ def disk_bytes(folder) -> int:
     return sum(f.stat().st_size for f in Path(folder).rglob('*') if f.is_file())
 
 
+def disk_parts(folder, path) -> dict:
+    "Bytes of the store under `folder` by component: SQLite's tables and indexes (its `dbstat` table), the saved snapshot's vectors, postings and rest, the HNSW indexes, anything else."
+    import sqlite3
+    db = sqlite3.connect(f'file:{path}?mode=ro', uri=True)
+    out = {f'SQLite {n}': b for n, b in db.execute('SELECT name, sum(pgsize) FROM dbstat GROUP BY name')}; db.close()
+    part = lambda f: ('snapshot vectors' if f.stem in ('V', 'C') else 'snapshot postings' if f.stem in ('idx', 'tt', 'tc', 'off', 'dl') else 'snapshot, rest') if f.parent.name.endswith('.snapshot') else \
+                     'HNSW index' if f.suffix == '.usearch' else None if f == Path(path) else f'other ({f.name.split(".")[-1]})'
+    for f in Path(folder).rglob('*'):
+        if f.is_file() and part(f): out[part(f)] = out.get(part(f), 0) + f.stat().st_size
+    return out
+
+
 def one_size(docs, enc, k: int, queries, qvecs) -> dict:
     "Build the `k`× store and measure it (the search side in a fresh process)."
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / 'scale.sqlite'
         b = build(replicas(docs, k), enc, path)
         r = in_fresh_process(open_and_search, path=str(path), queries=queries, qvecs=qvecs)
-        total = disk_bytes(d)
-    return dict(k=k, **b, **r, disk_bytes=total)
+        total, parts = disk_bytes(d), disk_parts(d, path)
+    return dict(k=k, **b, **r, disk_bytes=total, parts=parts)
 
 
 def million(dim: int, n: int = 1_000_000, n_queries: int = 200, seed: int = 0) -> dict:
@@ -98,6 +111,11 @@ def scale_report(r: dict) -> str:
                   f"(linear within 2×: {'met' if z['build_s'] / a['build_s'] <= 2 * z['chunks'] / a['chunks'] else '**not met**'})."]
     L += ['', f"Targets: open + first query < {TARGETS['open_s']} s at 100k chunks; build linear, ≲{TARGETS['build_s_per_100k']:.0f} s per 100k chunks; "
               f"≲{TARGETS['disk_kb']} KB per chunk on disk beyond the text; doc_search p50 < {TARGETS['p50_100k_ms']} ms at 100k and < {TARGETS['p50_1m_ms']} ms at 1M."]
+    z = rows[-1]
+    if 'parts' in z:
+        L += ['', f"Bytes per chunk on disk by component at {z['chunks']:,} chunks (the chunks' text is {z['text_bytes'] / z['chunks']:.0f} B per chunk, in `SQLite chunks`):", '',
+              '| component | B per chunk |', '|---|---|']
+        L += [f"| {n} | {b / z['chunks']:.0f} |" for n, b in sorted(z['parts'].items(), key=lambda t: -t[1]) if b >= z['chunks']]
     m = r['million']
     L += ['', f"1M-vector search (random unit vectors, dim {m['dim']}, HNSW, {m['queries']} queries): p50 {m['p50_ms']:.2f} ms, recall@10 against exact search {m['recall10']:.3f}; index built in {m['add_s']:.0f} s."
           if m else '1M-vector search: not run (`--million`).']
