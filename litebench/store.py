@@ -614,27 +614,25 @@ def term_rows(self: Postings, term: str,  # the term
     keep = w > 0
     return (rows, w) if keep.all() else (rows[keep], w[keep])
 
-TERM_CACHE = 4_000_000   # postings of long terms kept per snapshot, most recently used first (0: none)
+TERM_CACHE = 2_000_000   # rows of long terms kept per snapshot, most recently used first (0: none)
 
 @patch
-def _rows_kept(self: Postings, term: str, prefix: bool, with_ctx: bool) -> tuple:
-    "`term_rows`, kept for terms with many rows (the costly ones, and the common ones across queries) while they are among the most recently used `TERM_CACHE` postings."
+def _part(self: Postings, term: str, prefix: bool, with_ctx: bool) -> tuple:
+    "(`term`'s rows, their counts, its idf, its bm25 part in each row); kept for terms with many rows (the costly ones, and the common ones across queries) while among the `TERM_CACHE` most recently used rows."
     c, k = self.__dict__.setdefault('_kept', OrderedDict()), (term, prefix, with_ctx)
     if k in c: c.move_to_end(k); return c[k]
-    got = self.term_rows(term, prefix, with_ctx)
-    if 64 * len(got[0]) > self.n and len(got[0]) <= TERM_CACHE:
-        c[k] = got; self.__dict__['_held'] = self.__dict__.get('_held', 0) + len(got[0])
+    rows, tf = self.term_rows(term, prefix, with_ctx)
+    idf = max(np.log((self.n - len(rows) + 0.5) / (len(rows) + 0.5)), 1e-6)
+    got = (rows, tf, idf, idf * tf * 2.2 / (tf + self.norm[rows]))
+    if 64 * len(rows) > self.n and len(rows) <= TERM_CACHE:
+        c[k] = got; self.__dict__['_held'] = self.__dict__.get('_held', 0) + len(rows)
         while self._held > TERM_CACHE: self._held -= len(c.popitem(last=False)[1][0])
     return got
 
 @patch
 def _parts(self: Postings, terms, prefix: bool, with_ctx: bool) -> list:
-    "Per term of `terms`, in order: (its rows, their counts, the term's idf)."
-    out = []
-    for t in terms:
-        rows, tf = self._rows_kept(t, prefix, with_ctx)
-        out.append((rows, tf, max(np.log((self.n - len(rows) + 0.5) / (len(rows) + 0.5)), 1e-6)))
-    return out
+    "Per term of `terms`, in order: (its rows, their counts, its idf, its bm25 part in each row)."
+    return [self._part(t, prefix, with_ctx) for t in terms]
 
 @patch
 def tally(self: Postings, terms,  # the query's terms
@@ -644,9 +642,8 @@ def tally(self: Postings, terms,  # the query's terms
     "(FTS5's bm25 of every row over `terms`, how many of `terms` each row holds)."
     parts = self._parts(terms, prefix, with_ctx)
     if not parts: return np.zeros(self.n), np.zeros(self.n, np.int64)
-    rows = np.concatenate([r for r, _, _ in parts])                       # every term's rows, in the terms' order: bincount adds them in that order
-    score = np.bincount(rows, weights=np.concatenate([idf * tf * 2.2 / (tf + self.norm[r]) for r, tf, idf in parts]), minlength=self.n)
-    return score, np.bincount(rows, minlength=self.n)
+    rows = np.concatenate([p[0] for p in parts])                          # every term's rows, in the terms' order: bincount adds them in that order
+    return np.bincount(rows, weights=np.concatenate([p[3] for p in parts]), minlength=self.n), np.bincount(rows, minlength=self.n)
 
 def _within(rows: np.ndarray, among: np.ndarray) -> tuple:
     "(where each of `rows` is or would go in the ascending `among`, whether it is there)."
@@ -665,10 +662,10 @@ def match(self: Postings, terms,   # the query's terms
         score, held = self.tally(terms, prefix, with_ctx); rows = np.flatnonzero(held)
         return rows, score[rows], held[rows]
     parts = self._parts(terms, prefix, with_ctx)
-    rows = min((r for r, _, _ in parts), key=len, default=np.arange(self.n))
-    for r, _, _ in parts: rows = rows[_within(rows, r)[1]]    # intersected, starting from the rarest term
+    rows = min((p[0] for p in parts), key=len, default=np.arange(self.n))
+    for p in parts: rows = rows[_within(rows, p[0])[1]]       # intersected, starting from the rarest term
     score = np.zeros(len(rows))
-    for r, tf, idf in parts:                                   # added in the terms' order, as `tally` adds them
+    for r, tf, idf, _ in parts:                                # added in the terms' order, as `tally` adds them
         f = tf[_within(rows, r)[0]]; score += idf * f * 2.2 / (f + self.norm[rows])
     return rows, score, np.full(len(rows), len(parts), np.int64)
 
