@@ -129,8 +129,8 @@ def scale_speed(files, sizes=(1, 4, 16, 64), n_queries: int = 900, do_million: b
     "Every size's build, open and search numbers, and (with `do_million`) the 1M-vector search row."
     inp = store_inputs(files, max(n_queries // 2, 1))   # verbatim queries and their short variants
     queries, qvecs = inp['queries'][:n_queries], inp['qvecs'][:n_queries]
+    X = np.stack(list(inp['enc'].vecs.values())) if do_million else None        # the corpus texts' LSA vectors (chunks, heading path + chunk), before replicas add theirs
     rows = [one_size(inp['docs'], inp['enc'], k, queries, qvecs) for k in sizes]
-    X = np.stack(list(inp['enc'].vecs.values())) if do_million else None        # every text's LSA vector (chunks, heading path + chunk)
     return dict(rows=rows, queries=len(queries), dim=inp['enc'].dim, million=million(X, qvecs) if do_million else None, machine=machine())
 
 
