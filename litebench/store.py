@@ -17,11 +17,11 @@ from .core import Chunk, Hit, text_hash
 from .encode import one_thread, window_of
 
 # %% auto #0
-__all__ = ['TOKENIZE', 'PAGE_SIZE', 'PATH_SEP', 'CACHE_FORMAT', 'KW_MODES', 'MODES', 'FUSIONS', 'LEG_CACHE', 'check_weights',
-           'rrf', 'minmax', 'tier_by_held', 'valid_text', 'fts_tokens', 'fts_terms', 'query_terms', 'fts_query',
-           'StoreError', 'FlatStore', 'path_col', 'path_of', 'SyncReport', 'read_chunks', 'Snapshot', 'Rows', 'mapped',
-           'Indexes', 'common_terms', 'Leg', 'postings_arrays', 'Postings', 'positive_int', 'window', 'lexical',
-           'Windows', 'windows_of']
+__all__ = ['TOKENIZE', 'PAGE_SIZE', 'PATH_SEP', 'CACHE_FORMAT', 'KW_MODES', 'TERM_CACHE', 'MODES', 'FUSIONS', 'LEG_CACHE',
+           'check_weights', 'rrf', 'minmax', 'tier_by_held', 'valid_text', 'fts_tokens', 'fts_terms', 'query_terms',
+           'fts_query', 'StoreError', 'FlatStore', 'path_col', 'path_of', 'SyncReport', 'read_chunks', 'Snapshot',
+           'Rows', 'mapped', 'Indexes', 'common_terms', 'Leg', 'postings_arrays', 'Postings', 'positive_int', 'window',
+           'lexical', 'Windows', 'windows_of']
 
 # %% ../nbs/06_store.ipynb #9889a8b5
 def _real(x) -> bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
@@ -541,11 +541,16 @@ def _mask(m, docs, pages):
     if pages: mask = (mask if mask is not None else True) & (m.p1 >= pages[0]) & (m.p0 <= pages[1])
     return mask
 
+def _best(v: np.ndarray, depth: int) -> np.ndarray:
+    "Indices of the `depth` highest of the scores `v`, best first, ties by index."
+    i = np.arange(len(v))
+    if len(v) > depth: i = np.argpartition(-v, depth - 1)[:depth]
+    return i[np.lexsort((i, -v[i]))]
+
 def _top(s: np.ndarray, depth: int) -> list:
     "Positions of the `depth` best finite scores, best first, ties by position."
     idx = np.flatnonzero(np.isfinite(s))
-    if len(idx) > depth: idx = idx[np.argpartition(-s[idx], depth - 1)[:depth]]
-    return [int(j) for j in idx[np.lexsort((idx, -s[idx]))]]
+    return idx[_best(s[idx], depth)].tolist()
 
 def _fts5(self: FlatStore, fq: str, with_ctx: bool, depth: int, docs, pages, most=()) -> tuple:
     "SQLite's ranking (`MATCH … ORDER BY bm25`): (row ids, bm25 scores), best first; given `most` terms, rows holding more of them come first."
@@ -662,16 +667,40 @@ class Postings:
 
 # %% ../nbs/06_store.ipynb #67091802
 @patch
-def tf(self: Postings, term: str,  # the term
-       prefix: bool,               # count every term it begins
-       with_ctx: bool              # count the context column too
-      ) -> np.ndarray:
-    "Per-row count of `term` (every term it begins, with `prefix`), in `text` or in both columns."
+def term_rows(self: Postings, term: str,  # the term
+              prefix: bool,               # count every term it begins
+              with_ctx: bool              # count the context column too
+             ) -> tuple:
+    "(the rows holding `term`, ascending; its count in each): in `text` or in both columns, every term it begins summed per row with `prefix`."
     lo = bisect_left(self.vocab, term)
     hi = bisect_left(self.vocab, term + '\U0010ffff') if prefix else lo + (lo < len(self.vocab) and self.vocab[lo] == term)
     a, b = self.off[lo], self.off[hi]
-    w = self.tt[a:b] + (self.tc[a:b] if with_ctx else 0)
-    return np.bincount(self.idx[a:b], weights=w, minlength=self.n)
+    rows, w = self.idx[a:b], np.add(self.tt[a:b], self.tc[a:b], dtype=np.float64) if with_ctx else self.tt[a:b].astype(np.float64)
+    if hi - lo > 1 or (rows[1:] <= rows[:-1]).any():              # several terms (or rows out of order): summed per row, sorting few postings, counting many
+        if 8 * len(rows) > self.n: w = np.bincount(rows, weights=w, minlength=self.n); rows = np.flatnonzero(w); w = w[rows]
+        else: rows, at = np.unique(rows, return_inverse=True); w = np.bincount(at, weights=w, minlength=len(rows))
+    keep = w > 0
+    return (rows, w) if keep.all() else (rows[keep], w[keep])
+
+TERM_CACHE = 2_000_000   # rows of long terms kept per snapshot, most recently used first (0: none)
+
+@patch
+def _part(self: Postings, term: str, prefix: bool, with_ctx: bool) -> tuple:
+    "(`term`'s rows, their counts, its idf, its bm25 part in each row); kept for terms with many rows (the costly ones, and the common ones across queries) while among the `TERM_CACHE` most recently used rows."
+    c, k = self.__dict__.setdefault('_kept', OrderedDict()), (term, prefix, with_ctx)
+    if k in c: c.move_to_end(k); return c[k]
+    rows, tf = self.term_rows(term, prefix, with_ctx)
+    idf = max(np.log((self.n - len(rows) + 0.5) / (len(rows) + 0.5)), 1e-6)
+    got = (rows, tf, idf, idf * tf * 2.2 / (tf + self.norm[rows]))
+    if 64 * len(rows) > self.n and len(rows) <= TERM_CACHE:
+        c[k] = got; self.__dict__['_held'] = self.__dict__.get('_held', 0) + len(rows)
+        while self._held > TERM_CACHE: self._held -= len(c.popitem(last=False)[1][0])
+    return got
+
+@patch
+def _parts(self: Postings, terms, prefix: bool, with_ctx: bool) -> list:
+    "Per term of `terms`, in order: (its rows, their counts, its idf, its bm25 part in each row)."
+    return [self._part(t, prefix, with_ctx) for t in terms]
 
 @patch
 def tally(self: Postings, terms,  # the query's terms
@@ -679,12 +708,34 @@ def tally(self: Postings, terms,  # the query's terms
           with_ctx: bool          # count the context column too
          ) -> tuple:
     "(FTS5's bm25 of every row over `terms`, how many of `terms` each row holds)."
-    score, held = np.zeros(self.n), np.zeros(self.n, np.int64)
-    for t in terms:
-        tf = self.tf(t, prefix, with_ctx); nz = np.flatnonzero(tf)
-        idf = max(np.log((self.n - len(nz) + 0.5) / (len(nz) + 0.5)), 1e-6)
-        score[nz] += idf * tf[nz] * 2.2 / (tf[nz] + self.norm[nz]); held[nz] += 1
-    return score, held
+    parts = self._parts(terms, prefix, with_ctx)
+    if not parts: return np.zeros(self.n), np.zeros(self.n, np.int64)
+    rows = np.concatenate([p[0] for p in parts])                          # every term's rows, in the terms' order: bincount adds them in that order
+    return np.bincount(rows, weights=np.concatenate([p[3] for p in parts]), minlength=self.n), np.bincount(rows, minlength=self.n)
+
+def _within(rows: np.ndarray, among: np.ndarray) -> tuple:
+    "(where each of `rows` is or would go in the ascending `among`, whether it is there)."
+    at = np.searchsorted(among, rows); ok = at < len(among)
+    ok[ok] = among[at[ok]] == rows[ok]
+    return at, ok
+
+@patch
+def match(self: Postings, terms,   # the query's terms
+          prefix: bool,            # a term matches every term it begins
+          with_ctx: bool,          # count the context column too
+          every: bool = False      # only the rows holding every term
+         ) -> tuple:
+    "(the rows holding any of `terms` (with `every`: all of them), ascending; their bm25; how many of `terms` each holds): `tally`'s numbers for those rows alone."
+    if not every:
+        score, held = self.tally(terms, prefix, with_ctx); rows = np.flatnonzero(held)
+        return rows, score[rows], held[rows]
+    parts = self._parts(terms, prefix, with_ctx)
+    rows = min((p[0] for p in parts), key=len, default=np.arange(self.n))
+    for p in parts: rows = rows[_within(rows, p[0])[1]]       # intersected, starting from the rarest term
+    score = np.zeros(len(rows))
+    for r, tf, idf, _ in parts:                                # added in the terms' order, as `tally` adds them
+        f = tf[_within(rows, r)[0]]; score += idf * f * 2.2 / (f + self.norm[rows])
+    return rows, score, np.full(len(rows), len(parts), np.int64)
 
 @patch
 def bm25(self: Postings, terms,  # the query's terms
@@ -701,10 +752,11 @@ def _kw_memory(m, q: str, mode: str, with_ctx: bool, depth: int, mask, max_df: f
     "The keyword leg ranked in memory, in mode 'any', 'all' or 'most' (rows holding the most terms first, then by bm25)."
     ts = _terms(m, q, mode, max_df, min_terms)
     if not ts: return Leg([], [], mode)
-    s, held = m.postings.tally(ts, mode != 'all', with_ctx)
-    ok = (held == len(ts) if mode == 'all' else held > 0) & (True if mask is None else mask)
-    pos = _top(np.where(ok, held * (s.max() + 1) + s if mode == 'most' else s, -np.inf), depth)
-    return Leg(pos, (_most(s[pos], held[pos]) if mode == 'most' else s[pos]).tolist(), mode, held[pos].tolist(), len(ts))
+    rows, s, held = m.postings.match(ts, mode != 'all', with_ctx, every=mode == 'all')   # the matching rows alone, ascending
+    key = held * (s.max(initial=0.0) + 1) + s if mode == 'most' else s
+    if mask is not None: keep = mask[rows]; rows, s, held, key = rows[keep], s[keep], held[keep], key[keep]
+    i = _best(key, depth)
+    return Leg(rows[i].tolist(), (_most(s[i], held[i]) if mode == 'most' else s[i]).tolist(), mode, held[i].tolist(), len(ts))
 
 @patch
 def _kw_fts5(self: FlatStore, m, q: str, mode: str, with_ctx: bool, depth: int, docs, pages, max_df: float, min_terms: int) -> Leg:
