@@ -43,7 +43,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument('--files', type=int, default=FILES, help='dask-ingest: synthetic PDFs made and ingested (default %(default)s)')
     p.add_argument('--workers', default='1,2', help='dask-ingest: worker counts to time, comma-separated (default %(default)s)')
     p.add_argument('--sizes', default='1,4,16,64', help='scale: how many times the corpus is replicated, per size (default 1,4,16,64)')
-    p.add_argument('--million', action='store_true', help='scale: also time HNSW search over 1M random vectors, with its recall@10')
+    p.add_argument('--million', action='store_true', help='scale: also time HNSW search over 1M synthetic vectors (the index is kept in data/cache once built), with its recall@10 against exact search')
     p.add_argument('--out', help='report file (default: benchmarks/reports/speed_<what>.md; import: benchmarks/reports/import.md)')
     return p
 

@@ -2,21 +2,32 @@
 
 What is measured, per size (each in a fresh process, so nothing is warm but the OS page cache):
 - build: a fresh store file, `add_doc` for every (replicated) document, then `close`, which leaves the version's search
-  files (arrays, postings, HNSW above `exact_below`). Embedding is excluded: every text's LSA vector is computed once
+  files (arrays, postings, the default leg's HNSW index above `exact_below`). Embedding is excluded: every text's LSA vector is computed once
   beforehand (`stores.Precomputed`); a replica's few texts not seen before are embedded and counted.
 - open + first query: a new process opens the store and answers one `doc_search`.
 - doc_search p50/p95 (kw 'any') and p50 (kw 'all'), the query vector given.
-- bytes on disk per chunk: every file of the store (SQLite, WAL, saved arrays, HNSW), beyond the chunks' text.
-Then 1M random unit vectors (LSA's dimension): the HNSW search's p50 and its recall@10 against exact search.
+- bytes on disk per chunk: every file of the store (SQLite, WAL, saved arrays, HNSW), beyond the chunks' text, and at the
+  largest size by component (SQLite's tables and indexes, the snapshot's vectors and postings, the HNSW index).
+- recall@10 of the HNSW index against exact search, on the vectors `doc_search` searches (heading path + text): the store's
+  own index above `exact_below`, one built the same way (`FlatStore._hnsw`) below it. A replicated chunk's copies tie, so a
+  returned vector counts as found when it scores at least the 10th best exact score.
+With `--million`: 1M synthetic vectors with the corpus vectors' mean and covariance (embedding a million texts is too slow
+here), an HNSW index as the store builds it but with a narrower insertion search (expansion_add 16, not usearch's 128: the
+store's build would take the better part of an hour on two shared cores), kept in `data/cache` once built; the vector leg's
+search (depth 50) timed per query at the store's search width and wider ones, with its recall@10 against exact search for
+the real queries' vectors. Gaussian vectors have no clusters, so their nearest neighbours nearly tie: a hard case for HNSW.
 The "before" numbers are the issue's, measured before saved snapshots."""
 from __future__ import annotations
-import os, shutil, statistics, tempfile, time
+import hashlib, os, shutil, statistics, tempfile, time
 from pathlib import Path
 import numpy as np
 from litebench.treestore import TreeStore
 from stores import store_inputs, in_fresh_process
 from timing import time_calls, ms_stats
 from ingest import machine
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
 
 BEFORE = {1: (1449, 0.3, 0.4, 0.53, 0.69, 0.76, 10), 4: (5796, 1.7, 1.4, 0.87, 1.35, 1.25, 40), 16: (23184, 11.3, 6.1, 1.66, 2.63, 3.33, 209),
           64: (92736, 106, 31, 4.67, 8.20, 13.1, 835)}   # chunks, build s, open+first s, p50, p95, kw all p50 ms, MB on disk
@@ -37,12 +48,27 @@ def build(docs, enc, path) -> dict:
     return dict(build_s=time.perf_counter() - t0, chunks=n, embedded=enc.misses - before)
 
 
+def recall_at(got, s: np.ndarray, k: int = 10) -> float:
+    "Share of the first `k` of `got` (positions) whose exact score `s` is at least the `k`-th best: ties with it count as found."
+    kth = np.partition(s, len(s) - k)[len(s) - k] if len(s) > k else s.min(initial=0)
+    return float(np.sum(s[np.asarray(got[:k], np.int64)] >= kth - 1e-5)) / min(k, len(s))
+
+
+def hnsw_recall(s, qvecs, k: int = 10, depth: int = 50) -> dict:
+    "recall@`k` of the first `k` of an HNSW search of `depth` (as the vector leg searches) against exact search, on the heading-path vectors; below `exact_below` an index built as the store builds it."
+    m = s.mem; forced = m.hnsw is None
+    idx = s._hnsw('ctx', m.C) if forced else m.hnsw['ctx']
+    r = [recall_at(idx.search(np.asarray(v, np.float32), depth).keys.tolist(), m.C @ np.asarray(v, np.float32), k) for v in qvecs]
+    return dict(recall10=float(np.mean(r)), forced=forced)
+
+
 def open_and_search(path, queries, qvecs, warmup: int = 5) -> dict:
-    "Open the store, answer the first query (timed together), then each query's doc_search time, kw 'any' and kw 'all'."
+    "Open the store, answer the first query (timed together), then each query's doc_search time, kw 'any' and kw 'all'; the HNSW index's recall@10."
     t0 = time.perf_counter(); s = TreeStore(path, readonly=True); s.doc_search(queries[0], qvec=qvecs[0]); first = time.perf_counter() - t0
     args = list(zip(queries, qvecs))
     out = dict(open_first_s=first, any=ms_stats(time_calls(lambda q, v: s.doc_search(q, qvec=v), args, warmup)),
-               all=ms_stats(time_calls(lambda q, v: s.doc_search(q, qvec=v, kw='all'), args, warmup)), text_bytes=sum(len(c.text.encode()) for c in s.mem.chunks))
+               all=ms_stats(time_calls(lambda q, v: s.doc_search(q, qvec=v, kw='all'), args, warmup)), text_bytes=sum(len(c.text.encode()) for c in s.mem.chunks),
+               hnsw=hnsw_recall(s, qvecs))
     s.close(); return out
 
 
@@ -51,35 +77,74 @@ def disk_bytes(folder) -> int:
     return sum(f.stat().st_size for f in Path(folder).rglob('*') if f.is_file())
 
 
+def disk_parts(folder, path) -> dict:
+    "Bytes of the store under `folder` by component: SQLite's tables and indexes (its `dbstat` table), the saved snapshot's vectors, postings and rest, the HNSW indexes, anything else."
+    import sqlite3
+    db = sqlite3.connect(f'file:{path}?mode=ro', uri=True)
+    out = {f'SQLite {n}': b for n, b in db.execute('SELECT name, sum(pgsize) FROM dbstat GROUP BY name')}; db.close()
+    part = lambda f: ('snapshot vectors' if f.stem in ('V', 'C') else 'snapshot postings' if f.stem in ('idx', 'tt', 'tc', 'off', 'dl') else 'snapshot, rest') if f.parent.name.endswith('.snapshot') else \
+                     'HNSW index' if f.suffix == '.usearch' else None if f == Path(path) else f'other ({f.name.split(".")[-1]})'
+    for f in Path(folder).rglob('*'):
+        if f.is_file() and part(f): out[part(f)] = out.get(part(f), 0) + f.stat().st_size
+    return out
+
+
 def one_size(docs, enc, k: int, queries, qvecs) -> dict:
     "Build the `k`× store and measure it (the search side in a fresh process)."
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / 'scale.sqlite'
         b = build(replicas(docs, k), enc, path)
         r = in_fresh_process(open_and_search, path=str(path), queries=queries, qvecs=qvecs)
-        total = disk_bytes(d)
-    return dict(k=k, **b, **r, disk_bytes=total)
+        total, parts = disk_bytes(d), disk_parts(d, path)
+    return dict(k=k, **b, **r, disk_bytes=total, parts=parts)
 
 
-def million(dim: int, n: int = 1_000_000, n_queries: int = 200, seed: int = 0) -> dict:
-    "HNSW search over `n` random unit vectors: p50 of a 10-nearest search and recall@10 against exact search."
+def corpus_like(X: np.ndarray, n: int, seed: int = 0, block: int = 100_000) -> np.ndarray:
+    "`n` unit vectors drawn from a Gaussian with the mean and covariance of the rows of `X` (float32)."
+    rng, mu = np.random.default_rng(seed), X.mean(0)
+    _, sv, Vt = np.linalg.svd(X - mu, full_matrices=False); B = (sv[:, None] / np.sqrt(len(X))) * Vt
+    out = np.empty((n, X.shape[1]), np.float32)
+    for i in range(0, n, block):
+        Z = rng.standard_normal((min(block, n - i), len(sv))) @ B + mu
+        out[i:i + len(Z)] = Z / np.linalg.norm(Z, axis=1, keepdims=True)
+    return out
+
+
+def exact_scores(M: np.ndarray, Q: np.ndarray, block: int = 100_000) -> np.ndarray:
+    "Every query's exact cosine score of every row of `M` (unit vectors), computed in blocks of rows: queries × rows, float32."
+    S = np.empty((len(Q), len(M)), np.float32)
+    for i in range(0, len(M), block): S[:, i:i + block] = Q @ M[i:i + block].T
+    return S
+
+
+def million(X: np.ndarray, qvecs, n: int = 1_000_000, n_queries: int = 100, depth: int = 50, seed: int = 0,
+            expansion_add: int = 16, wide=(256, 1024), cache=None) -> dict:
+    "HNSW search over `n` vectors like the rows of `X` (`corpus_like`), the index kept in `cache` once built: per-query ms of a `depth` search and its recall@10 against exact search, at the store's search width and at each of `wide`."
     from usearch.index import Index
-    rng = np.random.default_rng(seed)
-    M = rng.standard_normal((n, dim), dtype=np.float32); M /= np.linalg.norm(M, axis=1, keepdims=True)
-    Q = M[rng.choice(n, n_queries, replace=False)] + 0.5 * rng.standard_normal((n_queries, dim), dtype=np.float32) / np.sqrt(dim)
-    t0 = time.perf_counter(); idx = Index(ndim=dim, metric='cos', dtype='f32'); idx.add(np.arange(n, dtype=np.uint64), M); add_s = time.perf_counter() - t0
-    ms = time_calls(lambda q: idx.search(q, 10), [(q,) for q in Q], warmup=10)
-    exact = [set(np.argpartition(-(M @ q), 10)[:10].tolist()) for q in Q]
-    recall = float(np.mean([len(exact[i] & set(int(x) for x in idx.search(q, 10).keys)) / 10 for i, q in enumerate(Q)]))
-    return dict(n=n, dim=dim, add_s=add_s, p50_ms=float(np.median(ms)), recall10=recall, queries=n_queries)
+    M = corpus_like(np.asarray(X, np.float32), n, seed)
+    key = hashlib.sha1(M[:: max(n // 1000, 1)].tobytes()).hexdigest()[:12]
+    f = Path(cache or ROOT / 'data' / 'cache') / f'million-{n}-{M.shape[1]}-ea{expansion_add}-{key}.usearch'
+    idx, add_s = Index(ndim=M.shape[1], metric='cos', dtype='f32', expansion_add=expansion_add), None   # the store's index, built with a narrower search
+    if f.exists(): idx.load(str(f))
+    if len(idx) != n:
+        idx = Index(ndim=M.shape[1], metric='cos', dtype='f32', expansion_add=expansion_add)
+        t0 = time.perf_counter(); idx.add(np.arange(n, dtype=np.uint64), M); add_s = time.perf_counter() - t0
+        f.parent.mkdir(parents=True, exist_ok=True); idx.save(str(f))
+    Q = np.asarray(qvecs[:n_queries], np.float32); S = exact_scores(M, Q); out = {}
+    for ef in (idx.expansion_search, *wide):
+        idx.expansion_search = ef
+        ms = time_calls(lambda q: idx.search(q, depth), [(q,) for q in Q], warmup=10)
+        out[ef] = dict(search=ms_stats(ms), recall10=float(np.mean([recall_at(idx.search(q, depth).keys.tolist(), S[i], 10) for i, q in enumerate(Q)])))
+    return dict(n=n, dim=M.shape[1], add_s=add_s, expansion_add=expansion_add, index=f.name, by_width=out, queries=len(Q), depth=depth)
 
 
 def scale_speed(files, sizes=(1, 4, 16, 64), n_queries: int = 900, do_million: bool = False) -> dict:
     "Every size's build, open and search numbers, and (with `do_million`) the 1M-vector search row."
     inp = store_inputs(files, max(n_queries // 2, 1))   # verbatim queries and their short variants
     queries, qvecs = inp['queries'][:n_queries], inp['qvecs'][:n_queries]
+    X = np.stack(list(inp['enc'].vecs.values())) if do_million else None        # the corpus texts' LSA vectors (chunks, heading path + chunk), before replicas add theirs
     rows = [one_size(inp['docs'], inp['enc'], k, queries, qvecs) for k in sizes]
-    return dict(rows=rows, queries=len(queries), dim=inp['enc'].dim, million=million(inp['enc'].dim) if do_million else None, machine=machine())
+    return dict(rows=rows, queries=len(queries), dim=inp['enc'].dim, million=million(X, qvecs) if do_million else None, machine=machine())
 
 
 def scale_report(r: dict) -> str:
@@ -98,8 +163,21 @@ def scale_report(r: dict) -> str:
                   f"(linear within 2×: {'met' if z['build_s'] / a['build_s'] <= 2 * z['chunks'] / a['chunks'] else '**not met**'})."]
     L += ['', f"Targets: open + first query < {TARGETS['open_s']} s at 100k chunks; build linear, ≲{TARGETS['build_s_per_100k']:.0f} s per 100k chunks; "
               f"≲{TARGETS['disk_kb']} KB per chunk on disk beyond the text; doc_search p50 < {TARGETS['p50_100k_ms']} ms at 100k and < {TARGETS['p50_1m_ms']} ms at 1M."]
+    z = rows[-1]
+    if 'parts' in z:
+        L += ['', f"Bytes per chunk on disk by component at {z['chunks']:,} chunks (the chunks' text is {z['text_bytes'] / z['chunks']:.0f} B per chunk, in `SQLite chunks`):", '',
+              '| component | B per chunk |', '|---|---|']
+        L += [f"| {n} | {b / z['chunks']:.0f} |" for n, b in sorted(z['parts'].items(), key=lambda t: -t[1]) if b >= z['chunks']]
+    L += ['', 'HNSW recall@10 against exact search (heading-path vectors, the first 10 of a depth-50 search, ties counted as found): '
+              + '; '.join(f"{x['k']}× {x['hnsw']['recall10']:.3f}{' (index built for this check: the store searches exactly below exact_below)' if x['hnsw']['forced'] else ''}"
+                          for x in rows if 'hnsw' in x) + '.']
     m = r['million']
-    L += ['', f"1M-vector search (random unit vectors, dim {m['dim']}, HNSW, {m['queries']} queries): p50 {m['p50_ms']:.2f} ms, recall@10 against exact search {m['recall10']:.3f}; index built in {m['add_s']:.0f} s."
-          if m else '1M-vector search: not run (`--million`).']
+    if m:
+        w = '; '.join(f"width {ef}{' (the store’s)' if i == 0 else ''}: p50 / p95 {x['search']['median_ms']:.2f} / {x['search']['p95_ms']:.2f} ms, recall@10 {x['recall10']:.3f}"
+                      for i, (ef, x) in enumerate(m['by_width'].items()))
+        built = f"built in {m['add_s']:.0f} s" if m['add_s'] is not None else 'loaded from data/cache (built by an earlier run)'
+        L += ['', f"1M-vector search ({m['n']:,} synthetic unit vectors with the corpus vectors' mean and covariance, dim {m['dim']}; HNSW as the store builds it "
+                  f"but with expansion_add {m['expansion_add']}, {built}; depth-{m['depth']} searches for {m['queries']} real query vectors): {w}."]
+    else: L += ['', '1M-vector search: not run (`--million`).']
     L += ['', f"{r['queries']} queries (verbatim sentences and their short variants), query vectors given. Machine: {r['machine']}."]
     return '\n'.join(L)

@@ -4,6 +4,7 @@
 
 # %% ../nbs/14_report.ipynb #7b0a0004
 from __future__ import annotations
+from functools import lru_cache
 from pathlib import Path
 import numpy as np
 import pandas as pd
@@ -31,8 +32,13 @@ def _ok(df: pd.DataFrame) -> pd.DataFrame:
     return ok[ok['answerable'].astype(bool)] if 'answerable' in ok else ok
 
 # %% ../nbs/14_report.ipynb #7b0a0009
+@lru_cache(maxsize=8192)
+def _interval(values: bytes, n_boot: int, seed: int) -> tuple:
+    "`bootstrap_ci` of the float64 `values`, once per distinct values: a factorial's configurations that return the same lists score alike."
+    return bootstrap_ci(np.frombuffer(values), n_boot=n_boot, seed=seed)
+
 def _stat(v, n_boot, seed, min_n) -> dict:
-    m, lo, hi = bootstrap_ci(v, n_boot=n_boot, seed=seed)
+    m, lo, hi = _interval(np.asarray(v, dtype=float).tobytes(), n_boot, seed)
     return dict(mean=m, lo=lo, hi=hi)
 
 def cells(df,                  # a run's rows as a `frame`
@@ -134,16 +140,18 @@ def abstentions(df,                 # a run's rows as a `frame`
     "Per system with answerable and unanswerable questions, per confidence score it carries (fused top score, keyword bm25, vector cosine, names-lane score): AUROC with its interval, the best threshold (diagnostic), and the accuracy of its decisions as run (`never_abstain`, an empty result counting as an abstention) with its interval."
     ok = _clean(df)
     if 'answerable' not in ok or ok['answerable'].all() or not ok['answerable'].any(): return []
-    out = []
+    out, done = [], {}
     for s, g in ok.groupby(by, sort=False):
         ans = g['answerable'].astype(bool).tolist()
         for name, v in _confidences(g).items():
             if name != 'fused' and all(x is None for x in v): continue   # a leg this system does not have
             a, u = [x for x, y in zip(v, ans) if y], [x for x, y in zip(v, ans) if not y]
-            auc, lo, hi = auroc(a, u, n_boot=n_boot, seed=seed)
-            right = [float(x is not None) for x in a] + [float(x is None) for x in u]   # as run: an empty result is an abstention
-            _, rlo, rhi = bootstrap_ci(right)
-            out.append(dict(system=s, score=name, auroc=auc, auroc_lo=lo, auroc_hi=hi, **best_threshold(a, u), as_run_lo=rlo, as_run_hi=rhi))
+            if (key := repr((a, u))) not in done:                          # systems with the same scores: computed once
+                auc, lo, hi = auroc(a, u, n_boot=n_boot, seed=seed)
+                right = [float(x is not None) for x in a] + [float(x is None) for x in u]   # as run: an empty result is an abstention
+                _, rlo, rhi = bootstrap_ci(right)
+                done[key] = dict(auroc=auc, auroc_lo=lo, auroc_hi=hi, **best_threshold(a, u), as_run_lo=rlo, as_run_hi=rhi)
+            out.append(dict(system=s, score=name, **done[key]))
     return out
 
 def shapleys(df,                 # a run's rows as a `frame`

@@ -14,8 +14,8 @@ from .systems import as_items, Memo
 from .runs import new_run, Rows, finish_run, read_run, alive, write_questions
 
 # %% auto #0
-__all__ = ['DEFAULTS', 'Settings', 'item_row', 'snippet', 'judged', 'result_key', 'ask', 'staged', 'sealed', 'gold_errors',
-           'Terminated', 'run_questions', 'ask_shard']
+__all__ = ['DEFAULTS', 'SHARED', 'Settings', 'item_row', 'snippet', 'judged', 'result_key', 'ask', 'staged', 'sealed',
+           'gold_errors', 'Terminated', 'run_questions', 'ask_shard']
 
 # %% ../nbs/13_runner.ipynb #7a0a0007
 class Settings(NamedTuple):
@@ -36,11 +36,14 @@ DEFAULTS = Settings()
 def item_row(it: Item,   # the returned `Item`
              rank: int,  # its rank, from 1
              gold,       # ids of the golds it satisfies
-             doc         # ids of the golds whose file it comes from
+             doc,        # ids of the golds whose file it comes from
+             memo=None   # a `systems.Memo`: each text hashed and cut once per run; None: each time
             ) -> dict:
     "What a row keeps of one returned item."
+    parts = lambda: (text_hash(it.text), snippet(it.text))
+    h, s = parts() if memo is None else memo.once(('text', it.text), parts)
     return dict(rank=rank, file=it.file, pages=list(it.pages) if it.pages else None, path=list(it.path), units=[list(u) for u in it.units],
-                score=it.score, legs=it.legs, hash=text_hash(it.text), snippet=snippet(it.text), gold=sorted(gold), doc=sorted(doc))
+                score=it.score, legs=it.legs, hash=h, snippet=s, gold=sorted(gold), doc=sorted(doc))
 
 def snippet(text: str,  # the item's text
             n: int = 160 # characters kept
@@ -52,12 +55,14 @@ def snippet(text: str,  # the item's text
 def judged(q: Question,  # the `Question`
            items,        # the `Item`s returned, at most k
            k: int = 10,  # items judged
-           locate=None   # fills in where each item lies in the corpus; None: items as returned
+           locate=None,  # fills in where each item lies in the corpus, from its place and text (never its score or legs); None: items as returned
+           memo=None     # a `systems.Memo`: each item located and each text hashed once per run; None: each time
           ) -> tuple:
     "(the items located, what a row keeps of them: item rows, top score, each leg's best raw score, and for an answerable question its metrics)."
-    if locate is not None: items = [locate(it) for it in items]
+    memo = memo or Memo()
+    if locate is not None: items = [memo.once(('located', locate, it._replace(score=0.0, legs=None)), lambda: locate(it))._replace(score=it.score, legs=it.legs) for it in items]
     loc, doc = judge(items, q.gold)
-    out = dict(items=[item_row(it, i, g, d) for i, (it, g, d) in enumerate(zip(items, loc, doc), 1)], top_score=items[0].score if items else None,
+    out = dict(items=[item_row(it, i, g, d, memo) for i, (it, g, d) in enumerate(zip(items, loc, doc), 1)], top_score=items[0].score if items else None,
                top_legs={s: c for s in SCORES if s != 'fused' and (c := confidence(items, s)) is not None})   # each leg's best raw score among the items
     if q.answerable: out['metrics'] = question_metrics(items, q.gold, k, judged=(loc, doc))
     return items, out
@@ -84,8 +89,8 @@ def ask(q: Question,  # the `Question`
     if any(g.hop is not None for g in q.gold): row['hops'] = [g.hop for g in q.gold]   # which hop each gold serves (multihop)
     try:
         got, row['ms'] = memo.timed(system, q.text)
-        key = None if (r := result_key(got)) is None else ('judged', q.id, q.gold, k, r)
-        items, kept = memo.get(q.text, key, lambda: judged(q, as_items(got, name)[:k], k, locate))
+        key = None if (r := memo.of(got, lambda: result_key(got))) is None else ('judged', q.id, q.gold, k, r)
+        items, kept = memo.get(q.text, key, lambda: judged(q, as_items(got, name)[:k], k, locate, memo))
         row |= kept
         if stage is not None: row['answer'] = staged(stage, q, list(items))
     except Exception as ex: row['error'] = f'{type(ex).__name__}: {ex}'
@@ -148,6 +153,8 @@ def _failed_row(q, name, s, error: str) -> dict:
     "The row of a question that was not asked: `error` says why."
     return dict(qid=q.id, system=name, **getattr(s, 'tags', {}), suite=q.suite, tier=q.tier, split=q.split, answerable=q.answerable, error=error)
 
+SHARED = ('items', 'top_legs', 'metrics')   # what `judged` keeps: one object for every row of the same result, written once (`Rows.add`)
+
 def _loop(run, questions, systems, k, locate, prepare, reach, bad, progress, stage=None, memo=None) -> list:
     "Ask each question of each system, writing each row as it comes; the rows."
     it, out, memo = questions, [], memo or Memo()
@@ -160,7 +167,7 @@ def _loop(run, questions, systems, k, locate, prepare, reach, bad, progress, sta
             for name, s in systems.items():
                 row = ask(q, name, s, k, locate, stage, memo) if q.id not in bad else _failed_row(q, name, s, bad[q.id])
                 if (q.id, name) in reach: row['reachable'] = reach[(q.id, name)]
-                rows.add(row); out.append(row)
+                rows.add(row, SHARED); out.append(row)
     return out
 
 # %% ../nbs/13_runner.ipynb #7a0a0020

@@ -51,13 +51,37 @@ def new_run(kind: str,     # the run's kind, in its folder name
     return d
 
 # %% ../nbs/10a_runs.ipynb #5a7e0011
+_dumps = json.JSONEncoder(sort_keys=True).encode   # what `json.dumps(x, sort_keys=True)` writes
+
 class Rows:
-    "Appends rows to a run's `per_query.jsonl`, one JSON line each, flushed as written."
-    def __init__(self, run: Path): self.f = open(Path(run) / 'per_query.jsonl', 'a', encoding='utf-8')
-    def add(self, row: dict): self.f.write(json.dumps(row, sort_keys=True) + '\n'); self.f.flush()
+    "Appends rows to a run's `per_query.jsonl`, one JSON line each (`json.dumps(row, sort_keys=True)`), flushed as written."
+    def __init__(self, run: Path,     # the run folder
+                 keep: int = 1024     # shared values whose text is remembered, the most recent
+                ): self.f, self.keep, self.seen = open(Path(run) / 'per_query.jsonl', 'a', encoding='utf-8'), keep, {}
+    def add(self, row: dict,          # the row
+            shared=()                 # fields whose list or dict, when it is the very object of an earlier row, is written as it was then
+           ): self.f.write(self.line(row, shared) + '\n'); self.f.flush()
     def close(self): self.f.close()
     def __enter__(self): return self
     def __exit__(self, *a): self.close()
+
+    def line(self, row: dict, shared=()) -> str:
+        "`json.dumps(row, sort_keys=True)`, the `shared` fields' lists and dicts encoded once per object (the runner shares one judged result between the systems that returned it)."
+        if not shared or not all(isinstance(k, str) for k in row): return _dumps(row)
+        parts, rest = [], {}
+        for k in sorted(row):
+            if k not in shared or not isinstance(row[k], (list, dict)): rest[k] = row[k]; continue
+            if rest: parts.append(_dumps(rest)[1:-1]); rest = {}       # the fields before it, in order
+            parts.append(f'{_dumps(k)}: {self.text(row[k])}')
+        if rest: parts.append(_dumps(rest)[1:-1])
+        return '{' + ', '.join(parts) + '}'
+
+    def text(self, v) -> str:
+        "The JSON of `v`, encoded the first time this very object is met (it is held meanwhile, so its id is not reused)."
+        if (got := self.seen.get(id(v))) is not None: return got[1]
+        got = self.seen[id(v)] = (v, _dumps(v))
+        if len(self.seen) > self.keep: del self.seen[next(iter(self.seen))]
+        return got[1]
 
 def finish_run(run: Path,                    # the run folder
                summary: dict | None = None,  # the run's summary, written to summary.json; None: none

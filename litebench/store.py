@@ -17,10 +17,11 @@ from .core import Chunk, Hit, text_hash
 from .encode import one_thread, window_of
 
 # %% auto #0
-__all__ = ['TOKENIZE', 'CACHE_FORMAT', 'KW_MODES', 'MODES', 'FUSIONS', 'LEG_CACHE', 'check_weights', 'rrf', 'minmax',
-           'tier_by_held', 'valid_text', 'fts_tokens', 'fts_terms', 'query_terms', 'fts_query', 'StoreError',
-           'FlatStore', 'SyncReport', 'Snapshot', 'Rows', 'mapped', 'common_terms', 'Leg', 'postings_arrays',
-           'Postings', 'positive_int', 'window', 'lexical', 'Windows', 'windows_of']
+__all__ = ['TOKENIZE', 'PAGE_SIZE', 'PATH_SEP', 'CACHE_FORMAT', 'KW_MODES', 'TERM_CACHE', 'MODES', 'FUSIONS', 'LEG_CACHE',
+           'check_weights', 'rrf', 'minmax', 'tier_by_held', 'valid_text', 'fts_tokens', 'fts_terms', 'query_terms',
+           'fts_query', 'StoreError', 'FlatStore', 'path_col', 'path_of', 'SyncReport', 'read_chunks', 'Snapshot',
+           'Rows', 'mapped', 'Indexes', 'common_terms', 'Leg', 'postings_arrays', 'Postings', 'positive_int', 'window',
+           'lexical', 'Windows', 'windows_of']
 
 # %% ../nbs/06_store.ipynb #9889a8b5
 def _real(x) -> bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
@@ -131,10 +132,12 @@ _SCHEMA = f'''
 CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT);
 CREATE TABLE IF NOT EXISTS chunks(id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL, hash TEXT NOT NULL, doc TEXT, p0 INT, p1 INT,
   start INT, "end" INT, text TEXT, node TEXT, path TEXT, ctx TEXT, vec BLOB, cvec BLOB);
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, ctx, tokenize='{TOKENIZE}');
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, ctx, content='chunks', content_rowid='id', tokenize='{TOKENIZE}');
 CREATE VIRTUAL TABLE IF NOT EXISTS fts_v USING fts5vocab(fts, 'row');
 CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc);
 '''
+
+PAGE_SIZE = 16384  # SQLite page size of a new store: a row with its two vectors fills a 4 KB page alone, five share a 16 KB one
 
 class StoreError(Exception):
     "A store that cannot be used as asked: the message names the file and the problem."
@@ -151,11 +154,13 @@ class FlatStore:
         uri = f'file:{self.path}?mode=ro' if readonly else self.path
         if readonly and not Path(self.path).exists(): raise StoreError(f'{self.path}: no such store')
         self.db = sqlite3.connect(uri, uri=readonly, timeout=timeout, check_same_thread=False, isolation_level=None)
+        self._mem, self._wrote, self._writing, self._closing = None, False, False, False
         if not readonly:
+            self.db.execute(f'PRAGMA page_size={PAGE_SIZE}')   # takes effect only in a new file
             if self.path != ':memory:': self.db.execute('PRAGMA journal_mode=WAL'); self.db.execute('PRAGMA synchronous=NORMAL')  # WAL + NORMAL: a crash never corrupts, a commit costs no fsync
-            self.db.executescript(_SCHEMA)
+            self._migrate(); self.db.executescript(_SCHEMA)
         self.db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_vi USING fts5vocab(main, fts, 'instance')")
-        self._mem, self._wrote, self._writing, self._closing = None, False, False, False; self._check_encoder(); self._check_fts()
+        self._check_encoder(); self._check_fts()
 
     def _meta(self, k, default=None):
         r = self.db.execute('SELECT v FROM meta WHERE k=?', (k,)).fetchone()
@@ -176,7 +181,7 @@ class FlatStore:
         try:
             if self._wrote and not self.readonly and self.path != ':memory:': self._closing = True; self.mem.keep(self)
         except StoreError: pass                       # a store that cannot be read leaves nothing; its next open says why
-        finally: self.db.close()
+        finally: self.db.close(); self._mem = None    # the snapshot, once no caller holds it, closes its connection: the last one removes the WAL file
 
 # %% ../nbs/06_store.ipynb #3f0e2b6d
 @patch
@@ -194,7 +199,7 @@ def writing(self: FlatStore):
 @patch
 def fts_check(self: FlatStore) -> tuple:
     "(chunks, keyword index rows, index rows without a chunk): the index agrees with the chunks when the first two are equal and the last is 0."
-    return self.db.execute('SELECT (SELECT count(*) FROM chunks), (SELECT count(*) FROM fts), (SELECT count(*) FROM fts WHERE rowid NOT IN (SELECT id FROM chunks))').fetchone()
+    return self.db.execute('SELECT (SELECT count(*) FROM chunks), (SELECT count(*) FROM fts_docsize), (SELECT count(*) FROM fts_docsize WHERE id NOT IN (SELECT id FROM chunks))').fetchone()
 
 @patch
 def _check_fts(self: FlatStore):
@@ -202,13 +207,36 @@ def _check_fts(self: FlatStore):
     if n == f and not lost: return
     msg = f'{self.path}: the keyword index disagrees with the chunks ({f} index rows for {n} chunks, {lost} without a chunk)'
     if self.readonly: raise StoreError(f'{msg}; open it writable to rebuild the index')
-    with self.writing() as db: db.execute('DELETE FROM fts'); db.execute('INSERT INTO fts(rowid, text, ctx) SELECT id, text, ctx FROM chunks')
+    with self.writing() as db: db.execute("INSERT INTO fts(fts) VALUES ('rebuild')")
     warnings.warn(f'{msg}: rebuilt the index from the chunks')
+
+@patch
+def _migrate(self: FlatStore):
+    "A store of format 1 (a keyword index with its own copy of the text) made format 2: the index rebuilt to read the text from `chunks`."
+    r = self.db.execute("SELECT sql FROM sqlite_master WHERE name='fts'").fetchone()
+    if r is None or "content='chunks'" in r[0]: return
+    with self.writing() as db:
+        db.execute('DROP TABLE IF EXISTS fts_v'); db.execute('DROP TABLE fts')
+        for sql in _SCHEMA.split(';'):
+            if 'fts' in sql: db.execute(sql)
+        db.execute("INSERT INTO fts(fts) VALUES ('rebuild')")
 
 
 # %% ../nbs/06_store.ipynb #457a193e
 def _key(c: Chunk) -> str: return f'{c.doc}\x1f{c.start}\x1f{c.end}\x1f{c.node or ""}'
 def _blob(v) -> bytes: return np.asarray(v, dtype=np.float32).tobytes()
+
+PATH_SEP = ' › '   # a heading path joined into a context (the tree store's)
+
+def path_col(path,     # the chunk's path
+             ctx: str  # its context
+            ) -> str | None:
+    "The path as stored: None when the context is the path joined by `PATH_SEP` (it is read back from the context), else JSON."
+    return None if path and ctx.split(PATH_SEP) == list(path) else json.dumps(path)
+
+def path_of(col: str | None, ctx: str) -> tuple:
+    "The path from its stored column and the context."
+    return tuple(ctx.split(PATH_SEP) if col is None else json.loads(col))
 
 class SyncReport(dict):
     "Counts of a sync: added, updated, removed, unchanged, embedded."
@@ -249,7 +277,7 @@ def _vectors(self: FlatStore, todo: list, vecs: dict) -> int:
 @patch
 def _write(self: FlatStore, have: dict, gone: list, todo: list, vecs: dict):
     "Delete the rows that are gone or changed, insert the new ones with their keyword rows."
-    rows = [(k, h, c.doc, c.pages[0], c.pages[1], c.start, c.end, c.text, c.node, json.dumps(c.path), x, _blob(vecs[h][0]), None if vecs[h][1] is None else _blob(vecs[h][1]))
+    rows = [(k, h, c.doc, c.pages[0], c.pages[1], c.start, c.end, c.text, c.node, path_col(c.path, x), x, _blob(vecs[h][0]), None if vecs[h][1] is None else _blob(vecs[h][1]))
             for k, c, x, h in todo]
     stale = [(i,) for i in gone + [have[k][0] for k, *_ in todo if k in have]]
     self.db.executemany('DELETE FROM fts WHERE rowid=?', stale); self.db.executemany('DELETE FROM chunks WHERE id=?', stale)
@@ -280,6 +308,16 @@ def sync(self: FlatStore, chunks,  # every `Chunk` the store (or `scope`) should
 
 
 # %% ../nbs/06_store.ipynb #618dc1c2
+def read_chunks(db,           # a connection to the store
+                all_ids,      # every row id of the snapshot, in its order
+                ids=None      # the rows to read; None: all of them
+               ) -> list:
+    "The `Chunk`s of row `ids` (all: in the snapshot's order), read from `db`."
+    sql = 'SELECT id, doc, p0, p1, start, "end", text, node, path, ctx FROM chunks'
+    rows = db.execute(sql + ' ORDER BY id').fetchall() if ids is None else db.execute(sql + ' WHERE id IN (SELECT value FROM json_each(?))', (json.dumps(ids),)).fetchall()
+    got = {r[0]: Chunk(r[1], (r[2], r[3]), r[4], r[5], r[6], r[7], path_of(r[8], r[9])) for r in rows}
+    return [got[i] for i in (all_ids.tolist() if ids is None else ids)]
+
 CACHE_FORMAT = 1   # the layout of a snapshot's files; another layout is never read
 
 class Snapshot:
@@ -287,7 +325,7 @@ class Snapshot:
     def __init__(self, store: FlatStore, version: str | None):
         self.version, self.path, self.wins, self._lock = version, store.path, {}, threading.Lock()
         self._db = store._view(version)               # a connection of the snapshot's own, held at this version; None: read eagerly
-        if self._db is not None: weakref.finalize(self, self._db.close)
+        if self._db is not None: weakref.finalize(self, self._db.close)   # closed explicitly (a connection merely freed leaves its WAL file)
         db = self._db or store.db
         self.digest = db.execute('SELECT count(*), coalesce(sum(id), 0), coalesce(max(id), 0) FROM chunks').fetchone()
         a = self.load(store) if self._db is not None else None
@@ -295,7 +333,8 @@ class Snapshot:
             a = self.arrays(db)
             if self._db is not None and store._saves: self.save(store, a)
         self.use(a, db); self._a = a
-        self.hnsw = {which: store._hnsw(which, M, version) for which, M in (('text', self.V), ('ctx', self.C))} if self.n >= store.exact_below else None
+        self.hnsw = None
+        if self.n >= store.exact_below: self.hnsw = Indexes(store, version, self.V, self.C); self.hnsw['ctx']   # the default leg's index now, the other on first use
 
     def arrays(self, db) -> dict:
         "What search needs as arrays, read from SQLite: row ids, documents, pages, offsets, vectors, postings."
@@ -304,7 +343,7 @@ class Snapshot:
         col = lambda i, dt=np.int64: np.array([r[i] for r in rows], dt)
         a = dict(ids=col(0), doc=np.array([code[r[1]] for r in rows], np.int32), p0=col(2), p1=col(3), start=col(4), end=col(5), docs=docs)
         a['V'] = np.frombuffer(b''.join(r[6] for r in rows), np.float32).reshape(len(rows), -1) if rows else np.zeros((0, 0), np.float32)
-        a['C'] = np.frombuffer(b''.join(r[7] or r[6] for r in rows), np.float32).reshape(len(rows), -1) if rows else a['V']
+        a['C'] = a['V'] if all(r[7] is None for r in rows) else np.frombuffer(b''.join(r[7] or r[6] for r in rows), np.float32).reshape(len(rows), -1)   # no context anywhere: one matrix
         try: return {**a, **postings_arrays(db, dict(zip(a['ids'].tolist(), range(len(rows)))), len(rows))}
         except KeyError as e: raise StoreError(f'{self.path}: keyword index row {e.args[0]} has no chunk; open the store writable to rebuild its index') from None
 
@@ -316,15 +355,12 @@ class Snapshot:
         self.p0, self.p1, self.start, self.end, self.V, self.C = a['p0'], a['p1'], a['start'], a['end'], a['V'], a['C']
         self.postings = Postings(None, self.pos, self.n, a)
         self.df = dict(zip(self.postings.vocab, np.diff(self.postings.off).tolist()))   # rows holding each term
-        self.chunks, self._bykey = (Rows(self), {}) if self._db is not None else (self._read_chunks(db), None)
-        if self._bykey is None: self._bykey = {(c.doc, c.start, c.end, c.node): j for j, c in enumerate(self.chunks)}
+        if self._db is not None: self._bykey = {}; self.chunks = Rows(self)
+        else: self.chunks = self._read_chunks(db); self._bykey = {(c.doc, c.start, c.end, c.node): j for j, c in enumerate(self.chunks)}
 
     def _read_chunks(self, db, ids=None) -> list:
         "The `Chunk`s of row `ids` (all: in id order), read from `db`."
-        sql = 'SELECT id, doc, p0, p1, start, "end", text, node, path FROM chunks'
-        rows = db.execute(sql + ' ORDER BY id').fetchall() if ids is None else db.execute(sql + ' WHERE id IN (SELECT value FROM json_each(?))', (json.dumps(ids),)).fetchall()
-        got = {r[0]: Chunk(r[1], (r[2], r[3]), r[4], r[5], r[6], r[7], tuple(json.loads(r[8]))) for r in rows}
-        return [got[i] for i in (self.ids.tolist() if ids is None else ids)]
+        return read_chunks(db, self.ids, ids)
 
     def query(self, sql: str, args=()) -> list:
         "Rows of `sql` as this snapshot's version has them (its own connection; else the store's, read eagerly)."
@@ -345,21 +381,22 @@ class Snapshot:
 # %% ../nbs/06_store.ipynb #5a11c0de
 class Rows:
     "A snapshot's chunk records, read from its own connection on first use and kept: a sequence of `Chunk`s in row order."
-    def __init__(self, m: Snapshot): self.m, self.got = m, {}
-    def __len__(self): return self.m.n
+    def __init__(self, m: Snapshot):   # what it reads with, not the snapshot itself: no cycle, so a snapshot no longer used is freed at once, and its connection closed
+        self.db, self.lock, self.ids, self.n, self.bykey, self.got = m._db, m._lock, m.ids, m.n, m._bykey, {}
+    def __len__(self): return self.n
     def __getitem__(self, j):
         if isinstance(j, slice): return [self[i] for i in range(*j.indices(len(self)))]
-        j = range(self.m.n)[j]
+        j = range(self.n)[j]
         if j not in self.got: self.fetch([j])
         return self.got[j]
     def __iter__(self):
-        self.fetch(range(self.m.n)); return (self.got[j] for j in range(self.m.n))
+        self.fetch(range(self.n)); return (self.got[j] for j in range(self.n))
     def fetch(self, js):
         "Read the records of positions `js` not yet read, in one query."
         js = sorted({int(j) for j in js} - self.got.keys())                     # in row order: all of them are read in one ordered scan
         if not js: return
-        with self.m._lock: cs = self.m._read_chunks(self.m._db, None if len(js) == self.m.n else self.m.ids[js].tolist())
-        for j, c in zip(js, cs): self.got[j] = c; self.m._bykey[(c.doc, c.start, c.end, c.node)] = j
+        with self.lock: cs = read_chunks(self.db, self.ids, None if len(js) == self.n else self.ids[js].tolist())
+        for j, c in zip(js, cs): self.got[j] = c; self.bykey[(c.doc, c.start, c.end, c.node)] = j
 
 # %% ../nbs/06_store.ipynb #5b7e2c19
 FlatStore.snapshot_type = Snapshot
@@ -390,7 +427,7 @@ def mem(self: FlatStore) -> Snapshot:
 def _view(self: FlatStore, version: str | None):
     "A read-only connection of its own, its read transaction open at `version`; None for a store in memory, during a write, outside WAL mode, or when a writer committed since."
     if self.path == ':memory:' or version is None or self._writing: return None
-    db = sqlite3.connect(f'file:{self.path}?mode=ro', uri=True, timeout=self.timeout, check_same_thread=False, isolation_level=None)
+    db = sqlite3.connect(f'file:{self.path}{"?mode=ro" if self.readonly else ""}', uri=True, timeout=self.timeout, check_same_thread=False, isolation_level=None)   # it only reads, but is not read-only unless the store is: whichever connection closes last removes the WAL file
     try:
         if db.execute('PRAGMA journal_mode').fetchone()[0] != 'wal': db.close(); return None   # a held reader would block writers
         db.execute('BEGIN')
@@ -408,6 +445,11 @@ def folder(self: Snapshot) -> Path:
     "Where this version's arrays are saved: a folder beside the SQLite file, named by the version."
     return Path(f'{self.path}.{self.version}.snapshot')
 
+def _stored(k: str, x: np.ndarray) -> np.ndarray:
+    "The array `x` as saved under the name `k`: term counts (`tt`, `tc`) as 16-bit integers when they fit (the same numbers in half the bytes)."
+    if k in ('tt', 'tc') and (not x.size or 0 <= x.min() and x.max() < 2**15 and (x == np.floor(x)).all()): return x.astype(np.uint16)
+    return x
+
 def _manifest(m: Snapshot) -> dict:
     return dict(format=CACHE_FORMAT, version=m.version, digest=list(m.digest))
 
@@ -419,11 +461,11 @@ def save(self: Snapshot, store: FlatStore, a: dict):
     try:
         tmp.mkdir(); files = {}
         for k, x in a.items():
-            if isinstance(x, list): continue
-            np.save(tmp / f'{k}.npy', np.ascontiguousarray(x)); files[k] = [list(x.shape), x.dtype.str, (tmp / f'{k}.npy').stat().st_size]
+            if isinstance(x, list) or k == 'C' and x is a['V']: continue       # a matrix that is the other one is saved once
+            x = _stored(k, x); np.save(tmp / f'{k}.npy', np.ascontiguousarray(x)); files[k] = [list(x.shape), x.dtype.str, (tmp / f'{k}.npy').stat().st_size]
         (tmp / 'lists.json').write_text(json.dumps({k: x for k, x in a.items() if isinstance(x, list)}))
         files['lists'] = [[], 'json', (tmp / 'lists.json').stat().st_size]
-        (tmp / 'manifest.json').write_text(json.dumps({**_manifest(self), 'files': files}))   # written last, read first
+        (tmp / 'manifest.json').write_text(json.dumps({**_manifest(self), 'files': files, 'C_is_V': a['C'] is a['V']}))   # written last, read first
         if self.folder.exists(): shutil.rmtree(self.folder)                               # a broken one: replaced
         os.replace(tmp, self.folder)
     except OSError: shutil.rmtree(tmp, ignore_errors=True); return   # a full disk, or another process saved it first
@@ -444,6 +486,7 @@ def load(self: Snapshot, store: FlatStore) -> dict | None:
             a[k] = np.load(f / f'{k}.npy', mmap_mode='r' if math.prod(shape) else None, allow_pickle=False)
             if isinstance(a[k], np.memmap): a[k] = a[k].view(np.ndarray)        # still mapped; a plain array slices faster
             if list(a[k].shape) != shape or a[k].dtype.str != dt: return None
+        if man.get('C_is_V') and 'V' in a: a['C'] = a['V']
         return a if {'ids', 'V', 'C', 'off', 'idx', 'docs', 'vocab'} <= set(a) else None
     except (OSError, ValueError, KeyError, TypeError): return None
 
@@ -463,6 +506,20 @@ def _hnsw(self: FlatStore, which: str, M: np.ndarray, version: str | None = None
         for old in f.parent.glob(f'{Path(self.path).name}.{which}.*.usearch'):
             if old != f: old.unlink(missing_ok=True)
     return idx
+
+# %% ../nbs/06_store.ipynb #3c4bcee0
+class Indexes(dict):
+    "A snapshot's HNSW indexes by the matrix they serve ('text', 'ctx'), each mapped from its saved file or made on first use; one index when the two matrices are one."
+    def __init__(self, store: FlatStore, version: str | None, V: np.ndarray, C: np.ndarray):
+        super().__init__(); self.store, self.version, self.M = weakref.ref(store), version, dict(text=V, ctx=C)   # no cycle: the store holds its snapshot
+    def __missing__(self, which):
+        if which == 'ctx' and self.M['ctx'] is self.M['text']: self[which] = idx = self['text']; return idx
+        store = self.store() or _Unsaved
+        self[which] = idx = FlatStore._hnsw(store, which, self.M[which], self.version); return idx
+
+class _Unsaved:
+    "Where an index is made once its store object is gone: in memory, saved nowhere."
+    path, readonly = ':memory:', True
 
 # %% ../nbs/06_store.ipynb #210a1832
 def common_terms(q: str,               # the user's text
@@ -484,11 +541,16 @@ def _mask(m, docs, pages):
     if pages: mask = (mask if mask is not None else True) & (m.p1 >= pages[0]) & (m.p0 <= pages[1])
     return mask
 
+def _best(v: np.ndarray, depth: int) -> np.ndarray:
+    "Indices of the `depth` highest of the scores `v`, best first, ties by index."
+    i = np.arange(len(v))
+    if len(v) > depth: i = np.argpartition(-v, depth - 1)[:depth]
+    return i[np.lexsort((i, -v[i]))]
+
 def _top(s: np.ndarray, depth: int) -> list:
     "Positions of the `depth` best finite scores, best first, ties by position."
     idx = np.flatnonzero(np.isfinite(s))
-    if len(idx) > depth: idx = idx[np.argpartition(-s[idx], depth - 1)[:depth]]
-    return [int(j) for j in idx[np.lexsort((idx, -s[idx]))]]
+    return idx[_best(s[idx], depth)].tolist()
 
 def _fts5(self: FlatStore, fq: str, with_ctx: bool, depth: int, docs, pages, most=()) -> tuple:
     "SQLite's ranking (`MATCH … ORDER BY bm25`): (row ids, bm25 scores), best first; given `most` terms, rows holding more of them come first."
@@ -605,16 +667,40 @@ class Postings:
 
 # %% ../nbs/06_store.ipynb #67091802
 @patch
-def tf(self: Postings, term: str,  # the term
-       prefix: bool,               # count every term it begins
-       with_ctx: bool              # count the context column too
-      ) -> np.ndarray:
-    "Per-row count of `term` (every term it begins, with `prefix`), in `text` or in both columns."
+def term_rows(self: Postings, term: str,  # the term
+              prefix: bool,               # count every term it begins
+              with_ctx: bool              # count the context column too
+             ) -> tuple:
+    "(the rows holding `term`, ascending; its count in each): in `text` or in both columns, every term it begins summed per row with `prefix`."
     lo = bisect_left(self.vocab, term)
     hi = bisect_left(self.vocab, term + '\U0010ffff') if prefix else lo + (lo < len(self.vocab) and self.vocab[lo] == term)
     a, b = self.off[lo], self.off[hi]
-    w = self.tt[a:b] + (self.tc[a:b] if with_ctx else 0)
-    return np.bincount(self.idx[a:b], weights=w, minlength=self.n)
+    rows, w = self.idx[a:b], np.add(self.tt[a:b], self.tc[a:b], dtype=np.float64) if with_ctx else self.tt[a:b].astype(np.float64)
+    if hi - lo > 1 or (rows[1:] <= rows[:-1]).any():              # several terms (or rows out of order): summed per row, sorting few postings, counting many
+        if 8 * len(rows) > self.n: w = np.bincount(rows, weights=w, minlength=self.n); rows = np.flatnonzero(w); w = w[rows]
+        else: rows, at = np.unique(rows, return_inverse=True); w = np.bincount(at, weights=w, minlength=len(rows))
+    keep = w > 0
+    return (rows, w) if keep.all() else (rows[keep], w[keep])
+
+TERM_CACHE = 2_000_000   # rows of long terms kept per snapshot, most recently used first (0: none)
+
+@patch
+def _part(self: Postings, term: str, prefix: bool, with_ctx: bool) -> tuple:
+    "(`term`'s rows, their counts, its idf, its bm25 part in each row); kept for terms with many rows (the costly ones, and the common ones across queries) while among the `TERM_CACHE` most recently used rows."
+    c, k = self.__dict__.setdefault('_kept', OrderedDict()), (term, prefix, with_ctx)
+    if k in c: c.move_to_end(k); return c[k]
+    rows, tf = self.term_rows(term, prefix, with_ctx)
+    idf = max(np.log((self.n - len(rows) + 0.5) / (len(rows) + 0.5)), 1e-6)
+    got = (rows, tf, idf, idf * tf * 2.2 / (tf + self.norm[rows]))
+    if 64 * len(rows) > self.n and len(rows) <= TERM_CACHE:
+        c[k] = got; self.__dict__['_held'] = self.__dict__.get('_held', 0) + len(rows)
+        while self._held > TERM_CACHE: self._held -= len(c.popitem(last=False)[1][0])
+    return got
+
+@patch
+def _parts(self: Postings, terms, prefix: bool, with_ctx: bool) -> list:
+    "Per term of `terms`, in order: (its rows, their counts, its idf, its bm25 part in each row)."
+    return [self._part(t, prefix, with_ctx) for t in terms]
 
 @patch
 def tally(self: Postings, terms,  # the query's terms
@@ -622,12 +708,34 @@ def tally(self: Postings, terms,  # the query's terms
           with_ctx: bool          # count the context column too
          ) -> tuple:
     "(FTS5's bm25 of every row over `terms`, how many of `terms` each row holds)."
-    score, held = np.zeros(self.n), np.zeros(self.n, np.int64)
-    for t in terms:
-        tf = self.tf(t, prefix, with_ctx); nz = np.flatnonzero(tf)
-        idf = max(np.log((self.n - len(nz) + 0.5) / (len(nz) + 0.5)), 1e-6)
-        score[nz] += idf * tf[nz] * 2.2 / (tf[nz] + self.norm[nz]); held[nz] += 1
-    return score, held
+    parts = self._parts(terms, prefix, with_ctx)
+    if not parts: return np.zeros(self.n), np.zeros(self.n, np.int64)
+    rows = np.concatenate([p[0] for p in parts])                          # every term's rows, in the terms' order: bincount adds them in that order
+    return np.bincount(rows, weights=np.concatenate([p[3] for p in parts]), minlength=self.n), np.bincount(rows, minlength=self.n)
+
+def _within(rows: np.ndarray, among: np.ndarray) -> tuple:
+    "(where each of `rows` is or would go in the ascending `among`, whether it is there)."
+    at = np.searchsorted(among, rows); ok = at < len(among)
+    ok[ok] = among[at[ok]] == rows[ok]
+    return at, ok
+
+@patch
+def match(self: Postings, terms,   # the query's terms
+          prefix: bool,            # a term matches every term it begins
+          with_ctx: bool,          # count the context column too
+          every: bool = False      # only the rows holding every term
+         ) -> tuple:
+    "(the rows holding any of `terms` (with `every`: all of them), ascending; their bm25; how many of `terms` each holds): `tally`'s numbers for those rows alone."
+    if not every:
+        score, held = self.tally(terms, prefix, with_ctx); rows = np.flatnonzero(held)
+        return rows, score[rows], held[rows]
+    parts = self._parts(terms, prefix, with_ctx)
+    rows = min((p[0] for p in parts), key=len, default=np.arange(self.n))
+    for p in parts: rows = rows[_within(rows, p[0])[1]]       # intersected, starting from the rarest term
+    score = np.zeros(len(rows))
+    for r, tf, idf, _ in parts:                                # added in the terms' order, as `tally` adds them
+        f = tf[_within(rows, r)[0]]; score += idf * f * 2.2 / (f + self.norm[rows])
+    return rows, score, np.full(len(rows), len(parts), np.int64)
 
 @patch
 def bm25(self: Postings, terms,  # the query's terms
@@ -644,10 +752,11 @@ def _kw_memory(m, q: str, mode: str, with_ctx: bool, depth: int, mask, max_df: f
     "The keyword leg ranked in memory, in mode 'any', 'all' or 'most' (rows holding the most terms first, then by bm25)."
     ts = _terms(m, q, mode, max_df, min_terms)
     if not ts: return Leg([], [], mode)
-    s, held = m.postings.tally(ts, mode != 'all', with_ctx)
-    ok = (held == len(ts) if mode == 'all' else held > 0) & (True if mask is None else mask)
-    pos = _top(np.where(ok, held * (s.max() + 1) + s if mode == 'most' else s, -np.inf), depth)
-    return Leg(pos, (_most(s[pos], held[pos]) if mode == 'most' else s[pos]).tolist(), mode, held[pos].tolist(), len(ts))
+    rows, s, held = m.postings.match(ts, mode != 'all', with_ctx, every=mode == 'all')   # the matching rows alone, ascending
+    key = held * (s.max(initial=0.0) + 1) + s if mode == 'most' else s
+    if mask is not None: keep = mask[rows]; rows, s, held, key = rows[keep], s[keep], held[keep], key[keep]
+    i = _best(key, depth)
+    return Leg(rows[i].tolist(), (_most(s[i], held[i]) if mode == 'most' else s[i]).tolist(), mode, held[i].tolist(), len(ts))
 
 @patch
 def _kw_fts5(self: FlatStore, m, q: str, mode: str, with_ctx: bool, depth: int, docs, pages, max_df: float, min_terms: int) -> Leg:
@@ -808,6 +917,12 @@ def search(self: FlatStore, q: str,   # the user's text
     if isinstance(m.chunks, Rows): m.chunks.fetch(j for j, _ in fused[:limit])   # the hits' records in one query
     return [Hit(m.chunks[j], r, s, kpos.get(j), vpos.get(j), kw_score=raw(ks, j), vec_score=raw(vs, j), kw_held=kh.get(j)) for r, (j, s) in enumerate(fused[:limit], 1)]
 
+
+# %% ../nbs/06_store.ipynb #5c0a0004
+@patch
+def forget_legs(self: FlatStore) -> int:
+    "Forget the legs the current snapshot keeps, so each is computed afresh, as in a newly opened store (a benchmark's cold start); the number forgotten."
+    return len(self._mem.__dict__.pop('legs', {})) if self._mem is not None else 0
 
 # %% ../nbs/06_store.ipynb #7d4f1a02
 class Windows(NamedTuple):

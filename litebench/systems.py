@@ -6,6 +6,7 @@
 from __future__ import annotations
 import importlib, json, sys, time
 from contextlib import contextmanager
+from functools import partial
 from fastcore.basics import patch
 from pathlib import Path
 from .core import Item, text_hash, data_dir
@@ -147,9 +148,11 @@ def qvec(self: Stack, text: str):
 
 
 # %% ../nbs/12_systems.ipynb #5e0a0e02
+_UNSET = object()
+
 class Memo:
-    "What each distinct call gave while one question is asked of many systems, and the spans located, for one run."
-    def __init__(self): self.q, self.kept, self.spans, self.saved = None, {}, {}, 0.0
+    "What each distinct call and search gave while one question is asked of many systems, and what the question does not change, for one run."
+    def __init__(self): self.q, self.kept, self.made, self.searched, self.spans, self.lasting, self.saved = None, {}, {}, {}, {}, {}, 0.0
 
     def get(self, q: str,    # the question being asked: a new one forgets what the last one kept
             key,             # what identifies the call (None: not kept)
@@ -157,10 +160,20 @@ class Memo:
            ):
         "`make()` the first time `key` is asked for question `q`, then what it gave (adding what it took to `saved`)."
         if key is None: return make()
-        if q != self.q: self.q, self.kept = q, {}
+        if q != self.q: self.q, self.kept, self.made, self.searched = q, {}, {}, {}
         if key in self.kept: got, ms = self.kept[key]; self.saved += ms; return got
         t = time.perf_counter(); got = make(); self.kept[key] = got, (time.perf_counter() - t) * 1e3
+        self.made[id(got)] = [got, _UNSET]
         return got
+
+    def of(self, got,   # a result a system returned
+           make         # () → what depends on `got` alone (the key it is judged by)
+          ):
+        "`make()` once per result this memo kept for the question being asked (nothing changes a kept result); for any other result, each time."
+        m = self.made.get(id(got))
+        if m is None or m[0] is not got: return make()
+        if m[1] is _UNSET: m[1] = make()
+        return m[1]
 
     def timed(self, call, *args) -> tuple:
         "(`call(*args)`, its milliseconds), each kept result it reused counted at what it took to make."
@@ -168,15 +181,30 @@ class Memo:
         got = call(*args)
         return got, (time.perf_counter() - t) * 1e3 + self.saved
 
+    def once(self, key,  # what identifies the value for the whole run (unhashable: never kept)
+             make        # () → the value, called the first time only
+            ):
+        "`make()` the first time `key` is asked for in the run, then what it gave: for what no question changes (where an item lies, a text's hash)."
+        try: return self.lasting[key]
+        except KeyError: got = self.lasting[key] = make(); return got
+        except TypeError: return make()
+
 # %% ../nbs/12_systems.ipynb #5e0a0e04
 @patch
 @contextmanager
 def remembering(self: Stack, memo: Memo | None = None  # the memo to keep results in; None: a new one
                ):
-    "Within the block, built-in systems over the stack make each distinct call once per question and locate each span once."
+    "Within the block, built-in systems over the stack make each distinct call once per question, the tree stores each distinct search once per question, and each span is located once."
     old, self.memo = self.memo, memo or Memo()
+    trees = [t for t in (self.tree, self._fitted) if t is not None]
+    before = [t.__dict__.get('search') for t in trees]
+    for t in trees: t.search = partial(self.memo.search, type(t).search.__get__(t))   # what `doc_search` and `sections` call
     try: yield self.memo
-    finally: self.memo = old
+    finally:
+        self.memo = old
+        for t, b in zip(trees, before):
+            if b is None: del t.search
+            else: t.search = b
 
 @patch
 def recall(self: Stack, q: str,  # the question's text
@@ -198,6 +226,31 @@ def located(self: Stack, doc: str,  # the document's name
     spans = self.memo.spans if self.memo is not None else {}
     if (it := spans.get((doc, start, end))) is None: it = spans[doc, start, end] = self.locator.item(doc, start, end)
     return it._replace(text=it.text if text is None else text, score=float(score), legs=legs)
+
+# %% ../nbs/12_systems.ipynb #5e0a0e08
+def _frozen(kw: dict):
+    "Keyword arguments as a key, each value with its type (lists as tuples); None when one cannot be a key."
+    key = tuple(sorted((a, type(v), tuple(v) if isinstance(v, list) else v) for a, v in kw.items()))
+    try: hash(key); return key
+    except TypeError: return None
+
+@patch
+def search(self: Memo, search,     # a store's own `search`
+           q: str,                 # the text searched
+           *, limit: int = 10,     # hits wanted
+           mem=None, qvec=None,    # the snapshot and the query's vector, as `search` takes them
+           **kw                    # the rest of `search`'s arguments
+          ) -> list:
+    "`search(q, …)`, made once per question and distinct arguments at `limit` or `depth` hits, whichever is more; a search asking for fewer gets the first of them."
+    fk, d = _frozen(kw), kw.get('depth')
+    if fk is None or isinstance(limit, bool) or not isinstance(limit, int) or limit < 1: return search(q, limit=limit, mem=mem, qvec=qvec, **kw)
+    key = (getattr(search, '__self__', search), mem, q, None if qvec is None else qvec.tobytes() if hasattr(qvec, 'tobytes') else tuple(qvec), fk)
+    have = self.searched.get(key)
+    if have is not None and (limit <= have[0] or len(have[1]) < have[0]): self.saved += have[2]; return have[1][:limit]   # enough, or all there are
+    n, t = max(limit, d) if isinstance(d, int) and not isinstance(d, bool) else limit, time.perf_counter()
+    hits = search(q, limit=n, mem=mem, qvec=qvec, **kw)
+    self.searched[key] = n, hits, (time.perf_counter() - t) * 1e3
+    return hits[:limit]
 
 # %% ../nbs/12_systems.ipynb #7f6b3c02
 @patch(as_prop=True)

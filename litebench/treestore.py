@@ -15,13 +15,30 @@ from .store import FlatStore, Snapshot, StoreError, SyncReport, positive_int
 from .configs import HELD_SHARE
 
 # %% auto #0
-__all__ = ['heading_context', 'TreeStore', 'Texts', 'TreeSnapshot', 'Section']
+__all__ = ['text_rest', 'joined', 'heading_context', 'TreeStore', 'read_text', 'Texts', 'TreeSnapshot', 'Section']
 
 # %% ../nbs/07_treestore.ipynb #5992426a
 _TREE_SCHEMA = '''
 CREATE TABLE IF NOT EXISTS docs(doc TEXT PRIMARY KEY, title TEXT, mode TEXT, text TEXT);
-CREATE TABLE IF NOT EXISTS nodes(id TEXT PRIMARY KEY, doc TEXT, ord INT, parent TEXT, level INT, kind TEXT, title TEXT, path TEXT, p0 INT, p1 INT, s0 INT, s1 INT);
+CREATE TABLE IF NOT EXISTS nodes(id TEXT NOT NULL, doc TEXT, ord INT, parent TEXT, level INT, kind TEXT, title TEXT, path TEXT, p0 INT, p1 INT, s0 INT, s1 INT, PRIMARY KEY(doc, ord)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS doc_rest(doc TEXT PRIMARY KEY, rest TEXT);
 '''
+
+def text_rest(text: str,  # a document's text
+              chunks      # its chunks
+             ) -> str | None:
+    "The parts of `text` no chunk covers, as JSON [[start, text], …]; None unless the chunks are exact, non-overlapping pieces of it."
+    cs, rest, at = sorted(chunks, key=lambda c: (c.start, c.end)), [], 0
+    for c in cs:
+        if c.start < at or c.end > len(text) or text[c.start:c.end] != c.text: return None
+        if c.start > at: rest.append([at, text[at:c.start]])
+        at = c.end
+    if at < len(text): rest.append([at, text[at:]])
+    return json.dumps(rest)
+
+def joined(pieces) -> str:
+    "The text made of (start, text) pieces that tile it."
+    return ''.join(t for _, t in sorted(pieces))
 
 def heading_context(path,            # the chunk's heading path
                     title: str = ''  # the document's title; '': none
@@ -47,20 +64,31 @@ def add_doc(self: TreeStore, pages,   # the document's `Pages`
     if not len(pages): raise StoreError(f'{self.path}: a document with no pages cannot be added')
     doc, nodes = pages[0].doc, build_tree(pages, tree_mode)
     chunks = node_chunks(pages, nodes, size, tokens, (lambda n: heading_context(n.path, title) + '\n') if tokens else None)
+    text = doc_text(pages); rest = text_rest(text, chunks)
     def also(db):
-        db.execute('DELETE FROM nodes WHERE doc=?', (doc,))
+        db.execute('DELETE FROM nodes WHERE doc=?', (doc,)); db.execute('DELETE FROM doc_rest WHERE doc=?', (doc,))
         db.executemany('INSERT INTO nodes VALUES (?,?,?,?,?,?,?,?,?,?,?,?)', [(n.id, doc, i, n.parent, n.level, n.kind, n.title, json.dumps(n.path), *n.pages, *n.span) for i, n in enumerate(nodes)])
-        db.execute('INSERT OR REPLACE INTO docs VALUES (?,?,?,?)', (doc, title, tree_mode or '', doc_text(pages)))
+        db.execute('INSERT OR REPLACE INTO docs VALUES (?,?,?,?)', (doc, title, tree_mode or '', text if rest is None else None))   # the text itself only when the chunks do not make it
+        if rest is not None: db.execute('INSERT INTO doc_rest VALUES (?,?)', (doc, rest))
     return self.sync(chunks, [heading_context(c.path, title) for c in chunks], scope={doc}, also=also)
 
 # %% ../nbs/07_treestore.ipynb #e33858ed
+def read_text(query,  # (sql, args) → rows, at one version of the store
+              doc: str) -> str:
+    "The document's text: as stored, or put back together from its chunks and the rest between them."
+    r = query('SELECT text FROM docs WHERE doc=?', (doc,))
+    if not r: raise KeyError(doc)
+    if r[0][0] is not None: return r[0][0]
+    rest = query('SELECT rest FROM doc_rest WHERE doc=?', (doc,))
+    return joined(query('SELECT start, text FROM chunks WHERE doc=?', (doc,)) + [tuple(x) for x in json.loads(rest[0][0])])
+
 class Texts(dict):
     "The documents' texts of a snapshot, each read (from the snapshot's version) on first use and kept."
-    def __init__(self, m: Snapshot): super().__init__(); self.m = m
+    def __init__(self, m: Snapshot): super().__init__(); self.db, self.lock = m._db, m._lock   # not the snapshot: no cycle (see `store.Rows`)
+    def query(self, sql: str, args=()) -> list:
+        with self.lock: return self.db.execute(sql, args).fetchall()
     def __missing__(self, doc):
-        r = self.m.query('SELECT text FROM docs WHERE doc=?', (doc,))
-        if not r: raise KeyError(doc)
-        self[doc] = r[0][0]; return r[0][0]
+        self[doc] = t = read_text(self.query, doc); return t
 
 class TreeSnapshot(Snapshot):
     "A tree store's version in memory: the flat snapshot, plus nodes, chunk order and document texts (nodes and texts read on first use from the snapshot's version)."
@@ -69,7 +97,8 @@ class TreeSnapshot(Snapshot):
         super().use(a, db)
         self.ord = np.zeros(self.n, np.int64)
         self.ord[np.lexsort((np.arange(self.n), self.start, self.code))] = np.arange(self.n)   # by document, then offset: neighbours differ by one
-        self._nodes, self.texts = (None, Texts(self)) if self._db is not None else (self._read_nodes(db), dict(db.execute('SELECT doc, text FROM docs')))
+        q = lambda sql, args: db.execute(sql, args).fetchall()
+        self._nodes, self.texts = (None, Texts(self)) if self._db is not None else (self._read_nodes(db), {d: read_text(q, d) for (d,) in q('SELECT doc FROM docs', ())})
 
     def _read_nodes(self, db) -> dict:
         rows = (db.execute(_NODES).fetchall() if db is not None else self.query(_NODES))
