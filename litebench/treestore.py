@@ -11,7 +11,7 @@ from typing import NamedTuple
 import numpy as np
 from .core import Chunk, Hit, Node, doc_text
 from .tree import build_tree, node_chunks
-from .store import FlatStore, Snapshot, StoreError, SyncReport, positive_int
+from .store import FlatStore, Snapshot, StoreError, SyncReport, positive_int, PATH_SEP
 from .configs import HELD_SHARE
 
 # %% auto #0
@@ -44,7 +44,7 @@ def heading_context(path,            # the chunk's heading path
                     title: str = ''  # the document's title; '': none
                    ) -> str:
     "The context a chunk is indexed with: the document's title, then its heading path."
-    return ' › '.join(([title] if title else []) + list(path))
+    return PATH_SEP.join(([title] if title else []) + list(path))
 
 class TreeStore(FlatStore):
     "A `FlatStore` over the tree's chunks, with the nodes and each document's text beside them."
