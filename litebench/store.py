@@ -544,8 +544,8 @@ def _mask(m, docs, pages):
 def _best(v: np.ndarray, depth: int) -> np.ndarray:
     "Indices of the `depth` highest of the scores `v`, best first, ties by index."
     i = np.arange(len(v))
-    if len(v) > depth: i = np.argpartition(-v, depth - 1)[:depth]
-    return i[np.lexsort((i, -v[i]))]
+    if len(v) > depth: i = np.flatnonzero(v >= -np.partition(-v, depth - 1)[depth - 1])   # the depth best and every row tied with the last of them
+    return i[np.lexsort((i, -v[i]))][:depth]
 
 def _top(s: np.ndarray, depth: int) -> list:
     "Positions of the `depth` best finite scores, best first, ties by position."
@@ -705,13 +705,14 @@ def _parts(self: Postings, terms, prefix: bool, with_ctx: bool) -> list:
 @patch
 def tally(self: Postings, terms,  # the query's terms
           prefix: bool,           # a term matches every term it begins
-          with_ctx: bool          # count the context column too
+          with_ctx: bool,         # count the context column too
+          count: bool = True      # count the terms each row holds (False: None in their place)
          ) -> tuple:
     "(FTS5's bm25 of every row over `terms`, how many of `terms` each row holds)."
     parts = self._parts(terms, prefix, with_ctx)
-    if not parts: return np.zeros(self.n), np.zeros(self.n, np.int64)
+    if not parts: return np.zeros(self.n), np.zeros(self.n, np.int64) if count else None
     rows = np.concatenate([p[0] for p in parts])                          # every term's rows, in the terms' order: bincount adds them in that order
-    return np.bincount(rows, weights=np.concatenate([p[3] for p in parts]), minlength=self.n), np.bincount(rows, minlength=self.n)
+    return np.bincount(rows, weights=np.concatenate([p[3] for p in parts]), minlength=self.n), np.bincount(rows, minlength=self.n) if count else None
 
 def _within(rows: np.ndarray, among: np.ndarray) -> tuple:
     "(where each of `rows` is or would go in the ascending `among`, whether it is there)."
@@ -738,6 +739,16 @@ def match(self: Postings, terms,   # the query's terms
     return rows, score, np.full(len(rows), len(parts), np.int64)
 
 @patch
+def held_by(self: Postings, terms,  # the query's terms
+            prefix: bool,           # a term matches every term it begins
+            with_ctx: bool,         # count the context column too
+            rows                    # row positions
+           ) -> np.ndarray:
+    "How many of `terms` each of `rows` holds (`tally`'s count for those rows alone)."
+    rows = np.asarray(rows, np.int64)
+    return sum((_within(rows, p[0])[1].astype(np.int64) for p in self._parts(terms, prefix, with_ctx)), np.zeros(len(rows), np.int64))
+
+@patch
 def bm25(self: Postings, terms,  # the query's terms
          kw: str,                # 'any' term (prefix match) or 'all' terms
          with_ctx: bool          # count the context column too
@@ -752,6 +763,10 @@ def _kw_memory(m, q: str, mode: str, with_ctx: bool, depth: int, mask, max_df: f
     "The keyword leg ranked in memory, in mode 'any', 'all' or 'most' (rows holding the most terms first, then by bm25)."
     ts = _terms(m, q, mode, max_df, min_terms)
     if not ts: return Leg([], [], mode)
+    if mode == 'any':                                                  # ranked by bm25: the terms held counted for the best rows alone
+        s = m.postings.tally(ts, True, with_ctx, count=False)[0]; rows = np.flatnonzero(s if mask is None else s * mask)   # every part is > 0
+        s = s[rows]; i = _best(s, depth)
+        return Leg(rows[i].tolist(), s[i].tolist(), mode, m.postings.held_by(ts, True, with_ctx, rows[i]).tolist(), len(ts))
     rows, s, held = m.postings.match(ts, mode != 'all', with_ctx, every=mode == 'all')   # the matching rows alone, ascending
     key = held * (s.max(initial=0.0) + 1) + s if mode == 'most' else s
     if mask is not None: keep = mask[rows]; rows, s, held, key = rows[keep], s[keep], held[keep], key[keep]
