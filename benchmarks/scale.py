@@ -10,7 +10,8 @@ What is measured, per size (each in a fresh process, so nothing is warm but the 
   largest size by component (SQLite's tables and indexes, the snapshot's vectors and postings, the HNSW index).
 - recall@10 of the HNSW index against exact search, on the vectors `doc_search` searches (heading path + text): the store's
   own index above `exact_below`, one built the same way (`FlatStore._hnsw`) below it. A replicated chunk's copies tie, so a
-  returned vector counts as found when it scores at least the 10th best exact score.
+  returned vector counts as found when it scores at least the 10th best exact score. Above `exact_below`, the same at wider
+  search widths (usearch's `expansion_search`: the store's `HNSW_WIDTH`, 256 and 1024), with each search's time.
 With `--million`: 1M synthetic vectors with the corpus vectors' mean and covariance (embedding a million texts is too slow
 here), an HNSW index as the store builds it but with a narrower insertion search (expansion_add 16, not usearch's 128: the
 store's build would take the better part of an hour on two shared cores), kept in `data/cache` once built; the vector leg's
@@ -54,12 +55,17 @@ def recall_at(got, s: np.ndarray, k: int = 10) -> float:
     return float(np.sum(s[np.asarray(got[:k], np.int64)] >= kth - 1e-5)) / min(k, len(s))
 
 
-def hnsw_recall(s, qvecs, k: int = 10, depth: int = 50) -> dict:
-    "recall@`k` of the first `k` of an HNSW search of `depth` (as the vector leg searches) against exact search, on the heading-path vectors; below `exact_below` an index built as the store builds it."
+def hnsw_recall(s, qvecs, k: int = 10, depth: int = 50, wide=(256, 1024)) -> dict:
+    "recall@`k` of the first `k` of an HNSW search of `depth` (as the vector leg searches) against exact search, on the heading-path vectors; below `exact_below` an index built as the store builds it. Above it, also each wider search's recall and time."
     m = s.mem; forced = m.hnsw is None
     idx = s._hnsw('ctx', m.C) if forced else m.hnsw['ctx']
-    r = [recall_at(idx.search(np.asarray(v, np.float32), depth).keys.tolist(), m.C @ np.asarray(v, np.float32), k) for v in qvecs]
-    return dict(recall10=float(np.mean(r)), forced=forced)
+    Q = [np.asarray(v, np.float32) for v in qvecs]; S = [m.C @ q for q in Q]; out = {}
+    for ef in (idx.expansion_search, *(() if forced else wide)):
+        idx.expansion_search = ef
+        ms = ms_stats(time_calls(lambda q: idx.search(q, depth), [(q,) for q in Q], 5))
+        out[ef] = dict(search=ms, recall10=float(np.mean([recall_at(idx.search(q, depth).keys.tolist(), sc, k) for q, sc in zip(Q, S)])))
+    first = next(iter(out.values()))
+    return dict(recall10=first['recall10'], forced=forced, by_width=out)
 
 
 def open_and_search(path, queries, qvecs, warmup: int = 5) -> dict:
@@ -171,6 +177,11 @@ def scale_report(r: dict) -> str:
     L += ['', 'HNSW recall@10 against exact search (heading-path vectors, the first 10 of a depth-50 search, ties counted as found): '
               + '; '.join(f"{x['k']}× {x['hnsw']['recall10']:.3f}{' (index built for this check: the store searches exactly below exact_below)' if x['hnsw']['forced'] else ''}"
                           for x in rows if 'hnsw' in x) + '.']
+    wide = [x for x in rows if len(x.get('hnsw', {}).get('by_width', {})) > 1]
+    if wide:
+        L += ['', 'HNSW search width (usearch `expansion_search`; the store’s is `store.HNSW_WIDTH`) against recall@10 and the depth-50 search’s p50, at each size above `exact_below`:', '',
+              '| size | chunks | ' + ' | '.join(f'width {ef}' for ef in wide[0]['hnsw']['by_width']) + ' |', '|---|---|' + '---|' * len(wide[0]['hnsw']['by_width'])]
+        L += [f"| {x['k']}× | {x['chunks']:,} | " + ' | '.join(f"{y['recall10']:.3f}, {y['search']['median_ms']:.2f} ms" for y in x['hnsw']['by_width'].values()) + ' |' for x in wide]
     m = r['million']
     if m:
         w = '; '.join(f"width {ef}{' (the store’s)' if i == 0 else ''}: p50 / p95 {x['search']['median_ms']:.2f} / {x['search']['p95_ms']:.2f} ms, recall@10 {x['recall10']:.3f}"

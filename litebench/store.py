@@ -17,11 +17,11 @@ from .core import Chunk, Hit, text_hash
 from .encode import one_thread, window_of
 
 # %% auto #0
-__all__ = ['TOKENIZE', 'PAGE_SIZE', 'PATH_SEP', 'CACHE_FORMAT', 'KW_MODES', 'TERM_CACHE', 'MODES', 'FUSIONS', 'LEG_CACHE',
-           'check_weights', 'rrf', 'minmax', 'tier_by_held', 'valid_text', 'fts_tokens', 'fts_terms', 'query_terms',
-           'fts_query', 'StoreError', 'FlatStore', 'path_col', 'path_of', 'SyncReport', 'read_chunks', 'Snapshot',
-           'Rows', 'mapped', 'Indexes', 'common_terms', 'Leg', 'postings_arrays', 'Postings', 'positive_int', 'window',
-           'lexical', 'Windows', 'windows_of']
+__all__ = ['TOKENIZE', 'PAGE_SIZE', 'PATH_SEP', 'CACHE_FORMAT', 'HNSW_WIDTH', 'KW_MODES', 'TERM_CACHE', 'MODES', 'FUSIONS',
+           'LEG_CACHE', 'check_weights', 'rrf', 'minmax', 'tier_by_held', 'valid_text', 'fts_tokens', 'fts_terms',
+           'query_terms', 'fts_query', 'StoreError', 'FlatStore', 'path_col', 'path_of', 'SyncReport', 'read_chunks',
+           'Snapshot', 'Rows', 'mapped', 'Indexes', 'common_terms', 'Leg', 'postings_arrays', 'Postings',
+           'positive_int', 'window', 'lexical', 'Windows', 'windows_of']
 
 # %% ../nbs/06_store.ipynb #9889a8b5
 def _real(x) -> bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
@@ -491,16 +491,18 @@ def load(self: Snapshot, store: FlatStore) -> dict | None:
     except (OSError, ValueError, KeyError, TypeError): return None
 
 # %% ../nbs/06_store.ipynb #3c4bcedf
+HNSW_WIDTH = 64   # the HNSW search's width (usearch's `expansion_search`, its default): wider finds more of the exact neighbours, slower
+
 @patch
 def _hnsw(self: FlatStore, which: str, M: np.ndarray, version: str | None = None):
     from usearch.index import Index
     f = None if self.path == ':memory:' or version is None else Path(f'{self.path}.{which}.{version}.usearch')
     if f and f.exists():
         try:
-            idx = Index(ndim=M.shape[1], metric='cos', dtype='f32'); idx.view(str(f))   # memory-mapped, not read
+            idx = Index(ndim=M.shape[1], metric='cos', dtype='f32', expansion_search=HNSW_WIDTH); idx.view(str(f))   # memory-mapped, not read
             if len(idx) == len(M): return idx
         except Exception: pass                   # removed or replaced meanwhile: rebuilt below
-    idx = Index(ndim=M.shape[1], metric='cos', dtype='f32'); idx.add(np.arange(len(M), dtype=np.uint64), M)
+    idx = Index(ndim=M.shape[1], metric='cos', dtype='f32', expansion_search=HNSW_WIDTH); idx.add(np.arange(len(M), dtype=np.uint64), M)
     if f and not self.readonly:
         tmp = f.with_name(f'{f.name}.{os.getpid()}.tmp'); idx.save(str(tmp)); os.replace(tmp, f)
         for old in f.parent.glob(f'{Path(self.path).name}.{which}.*.usearch'):

@@ -209,3 +209,16 @@ def test_scale(tmp_path):
     parts = dict(table('| component |' + md.split('\n\n| component |')[1].split('\n\n')[0]))
     assert {'SQLite chunks', 'snapshot vectors', 'snapshot postings'} <= set(parts) and all(int(v) > 0 for v in parts.values()), parts
     assert 'Targets: open + first query < 1.0 s at 100k chunks' in md and '1M-vector search: not run' in md and 'HNSW recall@10 against exact search' in md
+
+
+def test_scale_widths(monkeypatch):
+    "Above `exact_below`, the report gives each HNSW search width's recall@10 and time, per size, from a result made by hand."
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    from scale import scale_report
+    width = lambda r, ms: dict(recall10=r, search=dict(median_ms=ms, p95_ms=ms))
+    row = lambda k, n, hnsw: dict(k=k, chunks=n, build_s=1.0, open_first_s=0.1, any=dict(median_ms=1.0, p95_ms=2.0), all=dict(median_ms=1.0), disk_bytes=10 ** 7, text_bytes=10 ** 6, hnsw=hnsw)
+    md = scale_report(dict(rows=[row(1, 1637, dict(recall10=0.99, forced=True, by_width={64: width(0.99, 0.1)})),
+                                 row(64, 104768, dict(recall10=0.5, forced=False, by_width={64: width(0.5, 0.2), 256: width(0.72, 0.46)}))],
+                           queries=5, million=None, machine='m'))
+    assert '| size | chunks | width 64 | width 256 |' in md and '| 64× | 104,768 | 0.500, 0.20 ms | 0.720, 0.46 ms |' in md and '| 1× | 1,637 | 0.990' not in md
+    assert '1× 0.990 (index built for this check' in md and '64× 0.500' in md
