@@ -544,9 +544,11 @@ def _mask(m, docs, pages):
     return mask
 
 def _best(v: np.ndarray, depth: int) -> np.ndarray:
-    "Indices of the `depth` highest of the scores `v`, best first, ties by index."
-    i = np.arange(len(v))
-    if len(v) > depth: i = np.flatnonzero(v >= -np.partition(-v, depth - 1)[depth - 1])   # the depth best and every row tied with the last of them
+    "Indices of the `depth` highest of the (finite) scores `v`, best first, ties by index."
+    if len(v) <= depth: i = np.arange(len(v))
+    else:
+        w = v[::max(len(v) // (200 * depth), 1)]                                  # every score, or an even sample of about 200 × depth of them
+        i = np.flatnonzero(v >= np.partition(w, len(w) - depth)[len(w) - depth])  # `depth` of them reach the sample's depth-th best: the best, and every tie with them
     return i[np.lexsort((i, -v[i]))][:depth]
 
 def _top(s: np.ndarray, depth: int) -> list:
@@ -684,16 +686,16 @@ def term_rows(self: Postings, term: str,  # the term
     keep = w > 0
     return (rows, w) if keep.all() else (rows[keep], w[keep])
 
-TERM_CACHE = 2_000_000   # rows of long terms kept per snapshot, most recently used first (0: none)
+TERM_CACHE = 4_000_000   # rows of long terms kept per snapshot, most recently used first (0: none); 12 bytes a row
 
 @patch
 def _part(self: Postings, term: str, prefix: bool, with_ctx: bool) -> tuple:
-    "(`term`'s rows, their counts, its idf, its bm25 part in each row); kept for terms with many rows (the costly ones, and the common ones across queries) while among the `TERM_CACHE` most recently used rows."
+    "(`term`'s rows, its idf, its bm25 part in each row); kept for terms with many rows (the costly ones, and the common ones across queries) while among the `TERM_CACHE` most recently used rows."
     c, k = self.__dict__.setdefault('_kept', OrderedDict()), (term, prefix, with_ctx)
     if k in c: c.move_to_end(k); return c[k]
     rows, tf = self.term_rows(term, prefix, with_ctx)
     idf = max(np.log((self.n - len(rows) + 0.5) / (len(rows) + 0.5)), 1e-6)
-    got = (rows, tf, idf, idf * tf * 2.2 / (tf + self.norm[rows]))
+    got = (rows.astype(np.int32, copy=False), idf, idf * tf * 2.2 / (tf + self.norm[rows]))
     if 64 * len(rows) > self.n and len(rows) <= TERM_CACHE:
         c[k] = got; self.__dict__['_held'] = self.__dict__.get('_held', 0) + len(rows)
         while self._held > TERM_CACHE: self._held -= len(c.popitem(last=False)[1][0])
@@ -701,7 +703,7 @@ def _part(self: Postings, term: str, prefix: bool, with_ctx: bool) -> tuple:
 
 @patch
 def _parts(self: Postings, terms, prefix: bool, with_ctx: bool) -> list:
-    "Per term of `terms`, in order: (its rows, their counts, its idf, its bm25 part in each row)."
+    "Per term of `terms`, in order: (its rows, its idf, its bm25 part in each row)."
     return [self._part(t, prefix, with_ctx) for t in terms]
 
 @patch
@@ -714,11 +716,11 @@ def tally(self: Postings, terms,  # the query's terms
     parts = self._parts(terms, prefix, with_ctx)
     if not parts: return np.zeros(self.n), np.zeros(self.n, np.int64) if count else None
     rows = np.concatenate([p[0] for p in parts])                          # every term's rows, in the terms' order: bincount adds them in that order
-    return np.bincount(rows, weights=np.concatenate([p[3] for p in parts]), minlength=self.n), np.bincount(rows, minlength=self.n) if count else None
+    return np.bincount(rows, weights=np.concatenate([p[2] for p in parts]), minlength=self.n), np.bincount(rows, minlength=self.n) if count else None
 
 def _within(rows: np.ndarray, among: np.ndarray) -> tuple:
     "(where each of `rows` is or would go in the ascending `among`, whether it is there)."
-    at = np.searchsorted(among, rows); ok = at < len(among)
+    at = np.searchsorted(among, rows.astype(among.dtype, copy=False)); ok = at < len(among)   # in `among`'s type: no copy of it
     ok[ok] = among[at[ok]] == rows[ok]
     return at, ok
 
@@ -736,8 +738,8 @@ def match(self: Postings, terms,   # the query's terms
     rows = min((p[0] for p in parts), key=len, default=np.arange(self.n))
     for p in parts: rows = rows[_within(rows, p[0])[1]]       # intersected, starting from the rarest term
     score = np.zeros(len(rows))
-    for r, tf, idf, _ in parts:                                # added in the terms' order, as `tally` adds them
-        f = tf[_within(rows, r)[0]]; score += idf * f * 2.2 / (f + self.norm[rows])
+    for r, _, part in parts:                                   # added in the terms' order, as `tally` adds them
+        score += part[_within(rows, r)[0]]
     return rows, score, np.full(len(rows), len(parts), np.int64)
 
 @patch
@@ -766,9 +768,11 @@ def _kw_memory(m, q: str, mode: str, with_ctx: bool, depth: int, mask, max_df: f
     ts = _terms(m, q, mode, max_df, min_terms)
     if not ts: return Leg([], [], mode)
     if mode == 'any':                                                  # ranked by bm25: the terms held counted for the best rows alone
-        s = m.postings.tally(ts, True, with_ctx, count=False)[0]; rows = np.flatnonzero(s if mask is None else s * mask)   # every part is > 0
-        s = s[rows]; i = _best(s, depth)
-        return Leg(rows[i].tolist(), s[i].tolist(), mode, m.postings.held_by(ts, True, with_ctx, rows[i]).tolist(), len(ts))
+        s = m.postings.tally(ts, True, with_ctx, count=False)[0]       # every row's bm25: > 0 where it holds a term (every part is > 0)
+        if mask is not None: s = s * mask
+        if (hit := np.count_nonzero(s)) > depth and hit * 8 > len(s): i = _best(s, depth)   # many rows match: the best of all rows are rows that match
+        else: i = np.flatnonzero(s); i = i[_best(s[i], depth)]
+        return Leg(i.tolist(), s[i].tolist(), mode, m.postings.held_by(ts, True, with_ctx, i).tolist(), len(ts))
     rows, s, held = m.postings.match(ts, mode != 'all', with_ctx, every=mode == 'all')   # the matching rows alone, ascending
     key = held * (s.max(initial=0.0) + 1) + s if mode == 'most' else s
     if mask is not None: keep = mask[rows]; rows, s, held, key = rows[keep], s[keep], held[keep], key[keep]
