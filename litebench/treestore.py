@@ -129,6 +129,7 @@ def tmem(self: TreeStore) -> TreeSnapshot:
 # %% ../nbs/07_treestore.ipynb #e97c1bbf
 def _span(group: list, m: TreeSnapshot) -> Hit:
     "One hit for a group of neighbouring hits: the text from the first to the last, ranked as the best."
+    if len(group) == 1: return group[0]                     # a chunk's text is already the document's text at its offsets: nothing to read
     best, cs = group[0], sorted((h.chunk for h in group), key=lambda c: c.start)
     s, e, doc = cs[0].start, cs[-1].end, cs[0].doc
     c = Chunk(doc, (cs[0].pages[0], cs[-1].pages[1]), s, e, m.texts[doc][s:e], best.chunk.node, best.chunk.path)
