@@ -222,3 +222,25 @@ def test_scale_widths(monkeypatch):
                            queries=5, million=None, machine='m'))
     assert '| size | chunks | width 64 | width 256 |' in md and '| 64× | 104,768 | 0.500, 0.20 ms | 0.720, 0.46 ms |' in md and '| 1× | 1,637 | 0.990' not in md
     assert '1× 0.990 (index built for this check' in md and '64× 0.500' in md
+
+
+def test_replicated_postings(pdfs, monkeypatch):
+    "The 1M keyword row's postings, made by replicating a store's, rank as a store of the replicated documents does: the same scores and terms held."
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    from types import SimpleNamespace
+    from scale import replicas, replicated_postings
+    from litebench.pdf import pdf_pages
+    from litebench.encode import LSA
+    from litebench.treestore import TreeStore
+    from litebench.store import _kw_memory
+    docs = [pdf_pages(f) for f in sorted(pdfs.glob('*.pdf'))]
+    enc = LSA(dim=8).fit([p.text for d in docs for p in d])
+    one, three = TreeStore(':memory:', enc), TreeStore(':memory:', enc)
+    for d in docs: one.add_doc(d)
+    for d in replicas(docs, 3): three.add_doc(d)
+    R = replicated_postings(one.mem.postings, 3)
+    m = SimpleNamespace(postings=R, n=R.n, df={t: c * 3 for t, c in one.mem.df.items()})
+    assert R.n == three.mem.n == 3 * one.mem.n
+    for q in ('protection of the database', 'term of protection fifteen years', 'the member states shall', 'directive'):
+        a, b = _kw_memory(m, q, 'any', True, 50, None, 0.2, 3), _kw_memory(three.mem, q, 'any', True, 50, None, 0.2, 3)
+        assert a.pos and (a.score, a.held, a.terms) == (b.score, b.held, b.terms), q
