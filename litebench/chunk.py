@@ -75,7 +75,8 @@ def split_span(text: str,         # the document's text
     n = count or (lambda s, e: e - s)
     if n(start, end) <= size: return [(start, end)]
     if level == len(_seps): return _hard_cuts(start, end, size, n)
-    cuts = sorted({m.end() for m in _seps[level].finditer(text, start, end)} | {end})
+    cuts = [m.end() for m in _seps[level].finditer(text, start, end)]   # ascending: matches never overlap nor are empty
+    if not cuts or cuts[-1] != end: cuts.append(end)
     out, s, last = [], start, start
     for c in cuts:
         if n(s, c) > size and last > s: out.append((s, last)); s = last

@@ -122,11 +122,9 @@ def word_headings(pages,        # a document's `Page`s
                  ) -> list:
     "Headings from structural-word lines, levelled by the document's ladder."
     lines = lines if lines is not None else doc_lines(pages)
-    found = []
-    for i, l in enumerate(lines):
-        m = _struct.match(l.text)
-        if not m or not m.group(2) and not l.text.startswith('ANNEX'): continue
-        e, title = l.end, l.text
+    found, match = [], _struct.match
+    for i in [i for i, l in enumerate(lines) if (m := match(l.text)) and (m.group(2) or l.text.startswith('ANNEX'))]:   # a structural word and a number (ANNEX alone will do)
+        l = lines[i]; e, title = l.end, l.text
         if i + 1 < len(lines) and _name_line(lines[i + 1]): e, title = lines[i + 1].end, f'{l.text} {lines[i + 1].text}'
         found.append((heading_kind(l.text), title, l.start, e))
     lv = struct_levels({k for k, *_ in found}, top)
