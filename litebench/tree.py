@@ -6,6 +6,7 @@
 from __future__ import annotations
 import re
 from collections import Counter
+from functools import partial
 from typing import NamedTuple
 from .core import Node, doc_text, page_starts, pages_of, words
 from .chunk import page_at, split_span, spans_to_chunks, token_counter
@@ -46,7 +47,7 @@ class DocLine(NamedTuple):
 
 def doc_lines(pages) -> list:
     "Every line of the document, with offsets into `doc_text(pages)`."
-    out, mk = [], DocLine._make
+    out, mk = [], partial(tuple.__new__, DocLine)   # `DocLine._make` without its length check (each tuple below has its six fields)
     for s, p in zip(page_starts(pages), pages):
         t, n = p.text, p.page
         out += map(mk, [(s + a, s + b, bold, size, t[a:b], n) for a, b, bold, size in p.lines])
