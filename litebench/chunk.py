@@ -9,9 +9,14 @@ from bisect import bisect_left, bisect_right
 from .core import Chunk, doc_text, page_starts, pages_of
 
 # %% auto #0
-__all__ = ['spans_to_chunks', 'chunk_pages', 'chunk_fixed', 'split_span', 'token_counter', 'chunk_recursive', 'check_chunks']
+__all__ = ['page_at', 'spans_to_chunks', 'chunk_pages', 'chunk_fixed', 'split_span', 'token_counter', 'chunk_recursive',
+           'check_chunks']
 
 # %% ../nbs/03_chunk.ipynb #39a713c8
+def page_at(pages) -> tuple:
+    "Each page's start offset in the document's text, and its number: what `pages_of` needs, computed once per document."
+    return page_starts(pages), [p.page for p in pages]
+
 def _trim(text: str, s: int, e: int) -> tuple:
     while s < e and text[s].isspace(): s += 1
     while e > s and text[e - 1].isspace(): e -= 1
@@ -20,11 +25,12 @@ def _trim(text: str, s: int, e: int) -> tuple:
 def spans_to_chunks(pages,                    # a document's `Page`s
                     spans,                    # (start, end) offsets into the document's text
                     text: str | None = None,  # the document's text, when already joined; None: `doc_text(pages)`
+                    at: tuple | None = None,  # `page_at(pages)`, when already at hand (a caller making chunks of many spans of one document); None: computed
                     **extra                   # fields set on every chunk (node, path)
                    ) -> list:  # the `Chunk`s, in span order
     "`Chunk`s for `spans` over the document's text (blank spans dropped); `extra` fields (node, path) are set on each."
     text = doc_text(pages) if text is None else text
-    starts, nums, doc = page_starts(pages), [p.page for p in pages], pages[0].doc
+    (starts, nums), doc = at or page_at(pages), pages[0].doc
     out = []
     for s, e in spans:
         s, e = _trim(text, s, e)
@@ -69,7 +75,8 @@ def split_span(text: str,         # the document's text
     n = count or (lambda s, e: e - s)
     if n(start, end) <= size: return [(start, end)]
     if level == len(_seps): return _hard_cuts(start, end, size, n)
-    cuts = sorted({m.end() for m in _seps[level].finditer(text, start, end)} | {end})
+    cuts = [m.end() for m in _seps[level].finditer(text, start, end)]   # ascending: matches never overlap nor are empty
+    if not cuts or cuts[-1] != end: cuts.append(end)
     out, s, last = [], start, start
     for c in cuts:
         if n(s, c) > size and last > s: out.append((s, last)); s = last

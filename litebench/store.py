@@ -642,12 +642,14 @@ def _postings_fast(db, pos: dict, n: int) -> dict | None:
     key = term[first] * R + rid[first]
     tc = np.zeros(len(first), np.int64); at = {t: i for i, t in enumerate(vocab)}; by = {}
     for r, x in db.execute("SELECT rowid, ctx FROM fts WHERE ctx <> ''"): by.setdefault(x, []).append(r)
+    ks, cs = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]   # every (term, row) of the contexts and its count: one search for them all
     for x, rs in by.items():
-        for t, c in Counter(fts_tokens(x)).items():
-            if t not in at: return None
-            k = at[t] * R + np.array(rs, np.int64); i = np.searchsorted(key, k)
-            if (i >= len(key)).any() or (key[np.minimum(i, len(key) - 1)] != k).any(): return None
-            tc[i] += c
+        tx = Counter(fts_tokens(x))
+        if any(t not in at for t in tx): return None
+        ks.append((np.array([at[t] for t in tx], np.int64)[:, None] * R + np.array(rs, np.int64)).ravel()); cs.append(np.repeat(np.array(list(tx.values()), np.int64), len(rs)))
+    k = np.concatenate(ks); i = np.searchsorted(key, k)
+    if (i >= len(key)).any() or (key[np.minimum(i, len(key) - 1)] != k).any(): return None
+    np.add.at(tc, i, np.concatenate(cs))
     if (tc > tot).any(): return None
     ids = np.array(sorted(pos), np.int64); at = np.searchsorted(ids, rid[first])
     bad = (at >= len(ids)) | (ids[np.minimum(at, len(ids) - 1)] != rid[first]) if len(ids) else np.ones(len(first), bool)

@@ -6,9 +6,10 @@
 from __future__ import annotations
 import re
 from collections import Counter
+from functools import partial
 from typing import NamedTuple
 from .core import Node, doc_text, page_starts, pages_of, words
-from .chunk import split_span, spans_to_chunks, token_counter
+from .chunk import page_at, split_span, spans_to_chunks, token_counter
 
 # %% auto #0
 __all__ = ['KINDS', 'RANK', 'MODES', 'Heading', 'heading_kind', 'struct_levels', 'DocLine', 'doc_lines', 'locate_outline',
@@ -46,9 +47,10 @@ class DocLine(NamedTuple):
 
 def doc_lines(pages) -> list:
     "Every line of the document, with offsets into `doc_text(pages)`."
-    out = []
+    out, mk = [], partial(tuple.__new__, DocLine)   # `DocLine._make` without its length check (each tuple below has its six fields)
     for s, p in zip(page_starts(pages), pages):
-        out += [DocLine(s + l.start, s + l.end, l.bold, l.size, p.text[l.start:l.end], p.page) for l in p.lines]
+        t, n = p.text, p.page
+        out += map(mk, [(s + a, s + b, bold, size, t[a:b], n) for a, b, bold, size in p.lines])
     return out
 
 # %% ../nbs/04_tree.ipynb #f1738193
@@ -121,11 +123,9 @@ def word_headings(pages,        # a document's `Page`s
                  ) -> list:
     "Headings from structural-word lines, levelled by the document's ladder."
     lines = lines if lines is not None else doc_lines(pages)
-    found = []
-    for i, l in enumerate(lines):
-        if not _struct.match(l.text): continue
-        if not _struct.match(l.text).group(2) and not l.text.startswith('ANNEX'): continue
-        e, title = l.end, l.text
+    found, match = [], _struct.match
+    for i in [i for i, l in enumerate(lines) if (m := match(l.text)) and (m.group(2) or l.text.startswith('ANNEX'))]:   # a structural word and a number (ANNEX alone will do)
+        l = lines[i]; e, title = l.end, l.text
         if i + 1 < len(lines) and _name_line(lines[i + 1]): e, title = lines[i + 1].end, f'{l.text} {lines[i + 1].text}'
         found.append((heading_kind(l.text), title, l.start, e))
     lv = struct_levels({k for k, *_ in found}, top)
@@ -211,6 +211,16 @@ def headings(pages,                    # a document's `Pages`
     return sorted(hs, key=lambda h: h.start)
 
 # %% ../nbs/04_tree.ipynb #23ea60d0
+def _ends(hs,           # headings, in text order
+          text_len: int  # the document text's length
+         ) -> list:
+    "Where each heading's span ends: at the next heading of its level or above (found with a stack, in one pass), else at the end of the text."
+    ends, open_ = [text_len] * len(hs), []
+    for j, g in enumerate(hs):
+        while open_ and hs[open_[-1]].level >= g.level: ends[open_.pop()] = g.start
+        open_.append(j)
+    return ends
+
 def build_tree(pages,                    # a document's `Pages`
                mode: str | None = None,  # one of `MODES`; None: detect
                hs=None                   # its headings, if already found
@@ -218,12 +228,11 @@ def build_tree(pages,                    # a document's `Pages`
     "The document's `Node`s, in text order, from its headings (detected when not given)."
     if getattr(pages, 'code', False): from litebench.code import code_tree; return code_tree(pages)   # code: definitions read with `ast`
     hs = hs if hs is not None else headings(pages, mode)
-    text_len, starts, nums, doc = len(doc_text(pages)), page_starts(pages), [p.page for p in pages], pages[0].doc
-    nodes, stack = [], []
-    for i, h in enumerate(hs):
+    (starts, nums), doc = page_at(pages), pages[0].doc
+    nodes, stack, ends = [], [], _ends(hs, len(doc_text(pages)))
+    for i, (h, end) in enumerate(zip(hs, ends)):
         while stack and stack[-1][1].level >= h.level: stack.pop()
         parent = stack[-1][0] if stack else None
-        end = next((g.start for g in hs[i + 1:] if g.level <= h.level), text_len)
         n = Node(f'{doc}#{i}', doc, parent.id if parent else None, h.level, h.kind, h.title,
                  (parent.path if parent else ()) + (h.title,), pages_of(starts, nums, h.start, max(end, h.start + 1)), (h.start, end))
         nodes.append(n); stack.append((n, h))
@@ -237,7 +246,7 @@ def only_heading(text: str,  # a stretch of text
                 ) -> bool:
     "True when `text` holds nothing but the words of `titles` (and amendment markers)."
     tw = {w for t in titles for w in words(t)}
-    return all(w in tw or _marker.match(w) for w in words(text))
+    return all(w in tw or _marker.match(w) for line in text.split('\n') for w in words(line))   # line by line: stops at the first other word
 
 def node_chunks(pages,            # a document's `Page`s
                 nodes,            # its tree, from `build_tree`
@@ -249,11 +258,11 @@ def node_chunks(pages,            # a document's `Page`s
     if getattr(pages, 'code', False):
         if tokens is not None: raise ValueError(f'{pages[0].doc}: code is chunked by characters; token-sized chunks are for page documents')
         from litebench.code import code_chunks; return code_chunks(pages, nodes, size)
-    text, out, held, titles = doc_text(pages), [], None, []
+    text, out, held, titles, at = doc_text(pages), [], None, [], page_at(pages)
     count = token_counter(tokens(text)) if tokens else None
     room = lambda n: max(size - len(tokens(context(n))), size // 2) if tokens and context else size
     bounds = [n.span[0] for n in nodes] + [len(text)]
-    if nodes and bounds[0] > 0: out += spans_to_chunks(pages, split_span(text, 0, bounds[0], size, count=count), text)
+    if nodes and bounds[0] > 0: out += spans_to_chunks(pages, split_span(text, 0, bounds[0], size, count=count), text, at)
     for i, n in enumerate(nodes):
         s, e = bounds[i], bounds[i + 1]
         if e <= s: continue
@@ -263,6 +272,6 @@ def node_chunks(pages,            # a document's `Page`s
         sp = split_span(text, held if held is not None else s, e, room(n), count=count)
         while len(sp) > 1 and only_heading(text[sp[0][0]:sp[0][1]], titles): sp = [(sp[0][0], sp[1][1])] + sp[2:]
         while len(sp) > 1 and only_heading(text[sp[-1][0]:sp[-1][1]], ()): sp = sp[:-2] + [(sp[-2][0], sp[-1][1])]
-        out += spans_to_chunks(pages, sp, text, node=n.id, path=n.path)
+        out += spans_to_chunks(pages, sp, text, at, node=n.id, path=n.path)
         held, titles = None, []
     return out
