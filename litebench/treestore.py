@@ -100,15 +100,24 @@ class TreeSnapshot(Snapshot):
         q = lambda sql, args: db.execute(sql, args).fetchall()
         self._nodes, self.texts = (None, Texts(self)) if self._db is not None else (self._read_nodes(db), {d: read_text(q, d) for (d,) in q('SELECT doc FROM docs', ())})
 
-    def _read_nodes(self, db) -> dict:
-        rows = (db.execute(_NODES).fetchall() if db is not None else self.query(_NODES))
-        return {r[0]: Node(r[0], r[1], r[2], r[3], r[4], r[5], tuple(json.loads(r[6])), (r[7], r[8]), (r[9], r[10])) for r in rows}
+    def _read_nodes(self, db, docs=()) -> dict:
+        sql, args = _NODES.format(f' WHERE doc IN ({",".join("?" * len(docs))})' if docs else ''), list(docs)
+        rows = (db.execute(sql, args).fetchall() if db is not None else self.query(sql, args))
+        paths = json.loads(f"[{','.join(r[6] for r in rows)}]")       # every heading path in one parse
+        return {r[0]: Node(r[0], r[1], r[2], r[3], r[4], r[5], tuple(p), (r[7], r[8]), (r[9], r[10])) for r, p in zip(rows, paths)}
 
     @property
     def nodes(self) -> dict:
         "Every node by id, in document and text order."
         if self._nodes is None: self._nodes = self._read_nodes(None)
         return self._nodes
+
+    def nodes_of(self, chunks) -> dict:
+        "Nodes by id, holding those of `chunks`: every node once they are read, else only their documents' (read now, kept)."
+        if self._nodes is not None: return self._nodes
+        few = self.__dict__.setdefault('_few', {})
+        if docs := sorted({c.doc for c in chunks if c.node and c.node not in few}): few.update(self._read_nodes(None, docs))
+        return few
 
     @property
     def children(self) -> dict:
@@ -117,7 +126,7 @@ class TreeSnapshot(Snapshot):
         for n in self.nodes.values(): out.setdefault(n.parent, []).append(n.id)
         return out
 
-_NODES = 'SELECT id, doc, parent, level, kind, title, path, p0, p1, s0, s1 FROM nodes ORDER BY doc, ord'
+_NODES = 'SELECT id, doc, parent, level, kind, title, path, p0, p1, s0, s1 FROM nodes{} ORDER BY doc, ord'
 
 TreeStore.snapshot_type = TreeSnapshot
 
@@ -150,7 +159,7 @@ def doc_search(self: TreeStore, q: str,       # the user's text
     positive_int('limit', limit)
     with self.reading(kwargs.pop('mem', None)) as m:      # one version for the whole call
         hits = self.search(q, limit=limit * 2 if spans else limit, with_ctx=with_heading, kw_ctx=heading_kw, fuse=fuse, held_first=held_first, mem=m, **kwargs)
-    hits = [h._replace(node=m.nodes.get(h.chunk.node)) for h in hits]
+    ns = m.nodes_of([h.chunk for h in hits]); hits = [h._replace(node=ns.get(h.chunk.node)) for h in hits]   # the hits' documents' nodes alone, on a mapped store
     if not spans: return hits[:limit]
     groups, where = [], {}
     for h in hits:
