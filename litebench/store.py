@@ -491,7 +491,7 @@ def load(self: Snapshot, store: FlatStore) -> dict | None:
     except (OSError, ValueError, KeyError, TypeError): return None
 
 # %% ../nbs/06_store.ipynb #3c4bcedf
-HNSW_WIDTH = 64   # the HNSW search's width (usearch's `expansion_search`, its default): wider finds more of the exact neighbours, slower
+HNSW_WIDTH = 256  # the HNSW search's width (usearch's `expansion_search`; its default is 64): wider finds more of the exact neighbours, slower
 
 @patch
 def _hnsw(self: FlatStore, which: str, M: np.ndarray, version: str | None = None):

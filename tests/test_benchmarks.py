@@ -218,10 +218,10 @@ def test_scale_widths(monkeypatch):
     width = lambda r, ms: dict(recall10=r, search=dict(median_ms=ms, p95_ms=ms))
     row = lambda k, n, hnsw: dict(k=k, chunks=n, build_s=1.0, open_first_s=0.1, any=dict(median_ms=1.0, p95_ms=2.0), all=dict(median_ms=1.0), disk_bytes=10 ** 7, text_bytes=10 ** 6, hnsw=hnsw)
     md = scale_report(dict(rows=[row(1, 1637, dict(recall10=0.99, forced=True, by_width={64: width(0.99, 0.1)})),
-                                 row(64, 104768, dict(recall10=0.5, forced=False, by_width={64: width(0.5, 0.2), 256: width(0.72, 0.46)}))],
+                                 row(64, 104768, dict(recall10=0.72, forced=False, width=256, by_width={64: width(0.5, 0.2), 256: width(0.72, 0.46)}))],
                            queries=5, million=None, machine='m'))
-    assert '| size | chunks | width 64 | width 256 |' in md and '| 64× | 104,768 | 0.500, 0.20 ms | 0.720, 0.46 ms |' in md and '| 1× | 1,637 | 0.990' not in md
-    assert '1× 0.990 (index built for this check' in md and '64× 0.500' in md
+    assert '| size | chunks | width 64 | width 256 (the store’s) |' in md and '| 64× | 104,768 | 0.500, 0.20 ms | 0.720, 0.46 ms |' in md and '| 1× | 1,637 | 0.990' not in md
+    assert '1× 0.990 (index built for this check' in md and '64× 0.720' in md
 
 
 def test_replicated_postings(pdfs, monkeypatch):
