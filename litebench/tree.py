@@ -61,16 +61,31 @@ def _spaced(t: str) -> bool:
 
 def _squash(ws) -> str: return ''.join(ws)
 
-def _exact_at(line, title) -> bool:
-    "The line's tokens are the title's first tokens, exactly (case aside)."
-    lt, tt = line.text.casefold().split(), title.replace('\x92', ' ').casefold().split()
+def _fold(s: str) -> list: return s.casefold().split()
+
+def _exact_at(lt: list, tt: list) -> bool:
+    "A line's tokens `lt` are a title's first tokens `tt`, exactly (both `_fold`ed: case aside)."
     return bool(lt) and lt == tt[:len(lt)]
 
-def _match_at(lines, i, tw, k) -> bool:
+def _match_at(near: tuple, tw, k) -> bool:
+    "The words of a line and the next two (`near`: whether the line is letter-spaced, their words) begin with the title words `tw`'s first `k`."
+    spaced, w = near
     if len(tw) < k: return False
-    if _spaced(lines[i].text):
-        return _squash(words(' '.join(l.text for l in lines[i:i + 3]))).startswith(_squash(tw[:k]))
-    return words(' '.join(l.text for l in lines[i:i + 3]))[:k] == tw[:k]
+    return _squash(w).startswith(_squash(tw[:k])) if spaced else w[:k] == tw[:k]
+
+class _Lines:
+    "A document's lines, with each line's tokens and the words of it and the next two worked out once: every outline entry searches its page's lines again."
+    def __init__(self, lines): self.lines, self._low, self._near = lines, {}, {}
+    def low(self, i) -> str:
+        "Line `i`'s text, case-folded."
+        if i not in self._low: self._low[i] = self.lines[i].text.casefold()
+        return self._low[i]
+    def exact(self, i, tt: list) -> bool:
+        "`_exact_at` for line `i` and the title tokens `tt`, splitting only a line that begins with their first."
+        return bool(tt) and self.low(i).lstrip().startswith(tt[0]) and _exact_at(self.low(i).split(), tt)
+    def near(self, i) -> tuple:
+        if i not in self._near: self._near[i] = (_spaced(self.lines[i].text), words(' '.join(l.text for l in self.lines[i:i + 3])))
+        return self._near[i]
 
 def _heading_end(lines, i, tw) -> int:
     "End offset of a heading that starts at line `i` and spells the title words `tw`."
@@ -82,13 +97,13 @@ def _heading_end(lines, i, tw) -> int:
     return end
 
 # %% ../nbs/04_tree.ipynb #f1738195
-def _outline_heading(lines, by_page, it, cur):
+def _outline_heading(seen: _Lines, by_page, it, cur):
     "The index of the line where outline entry `it` starts, searching its page and the next from offset `cur`; None if not found."
-    tw = words(it.title)
+    lines, tw, tt = seen.lines, words(it.title), _fold(it.title.replace('\x92', ' '))
     cands = [i for p in (it.page, it.page + 1) for i in by_page.get(p, []) if lines[i].start >= cur]
-    found = next((i for i in cands if _exact_at(lines[i], it.title)), None)
+    found = next((i for i in cands if seen.exact(i, tt)), None)
     for k in (() if found is not None else (min(4, len(tw)), 2, 1)):
-        found = next((i for i in cands if _match_at(lines, i, tw, k)), None)
+        found = next((i for i in cands if _match_at(seen.near(i), tw, k)), None)
         if found is not None or k <= 1: break
     return found
 
@@ -100,10 +115,10 @@ def locate_outline(pages,      # a document's `Pages` (with its outline)
     by_page = {}
     for i, l in enumerate(lines): by_page.setdefault(l.page, []).append(i)
     starts, out, missed, cur = page_starts(pages), [], 0, 0
-    at = {p.page: i for i, p in enumerate(pages)}
+    at, seen = {p.page: i for i, p in enumerate(pages)}, _Lines(lines)
     for it in pages.outline:
         if it.page not in at: missed += 1; continue   # points to no page of the document: no heading
-        found = _outline_heading(lines, by_page, it, cur)
+        found = _outline_heading(seen, by_page, it, cur)
         if found is None:
             missed += 1; s = max(cur, starts[at[it.page]]); e = s
         else: s, e = lines[found].start, _heading_end(lines, found, words(it.title))
