@@ -9,8 +9,10 @@ What is measured, per size (each in a fresh process, so nothing is warm but the 
 - doc_search p50/p95 (kw 'any') and p50 (kw 'all'), the query vector given.
 - bytes on disk per chunk: every file of the store (SQLite, WAL, saved arrays, HNSW), beyond the chunks' text, and at the
   largest size by component (SQLite's tables and indexes, the snapshot's vectors and postings, the HNSW index).
-- recall@10 of the HNSW index against exact search, on the vectors `doc_search` searches (heading path + text): the store's
-  own index above `exact_below`, one built the same way (`FlatStore._hnsw`) below it. A replicated chunk's copies tie, so a
+- recall@10 of the HNSW index against exact search, on the vectors `doc_search` searches (heading path + text), its depth-50
+  candidates scored exactly as the store scores them (`hnsw_top`): the store's
+  own index above `exact_below`, one built the same way (`FlatStore._hnsw`) below it. Above `exact_below`, side by side, an index
+  keeping float32 and one keeping 8-bit integers (the store's `HNSW_DTYPE`): build time, size, search time and recall. A replicated chunk's copies tie, so a
   returned vector counts as found when it scores at least the 10th best exact score. Above `exact_below`, the same at wider
   search widths (usearch's `expansion_search`: 64, its default, 256 and 1024, and the store's `HNSW_WIDTH`), with each search's time.
 With `--million`: 1M synthetic vectors with the corpus vectors' mean and covariance (embedding a million texts is too slow
@@ -24,7 +26,7 @@ import hashlib, os, shutil, statistics, tempfile, time
 from pathlib import Path
 import numpy as np
 from litebench.treestore import TreeStore
-from litebench.store import HNSW_WIDTH
+from litebench.store import HNSW_WIDTH, HNSW_DTYPE, hnsw_top
 from stores import store_inputs, in_fresh_process
 from timing import time_calls, ms_stats
 from ingest import machine
@@ -66,17 +68,33 @@ def recall_at(got, s: np.ndarray, k: int = 10) -> float:
 
 
 def hnsw_recall(s, qvecs, k: int = 10, depth: int = 50, widths=(64, 256, 1024)) -> dict:
-    "recall@`k` of the first `k` of an HNSW search of `depth` (as the vector leg searches) against exact search, on the heading-path vectors; below `exact_below` an index built as the store builds it. Above it, also each of `widths`' recall and time."
+    "recall@`k` of the first `k` of an HNSW search of `depth`, its candidates scored exactly (`hnsw_top`, as the vector leg searches), against exact search, on the heading-path vectors; below `exact_below` an index built as the store builds it. Above it, also each of `widths`' recall and time."
     m = s.mem; forced = m.hnsw is None
     idx = s._hnsw('ctx', m.C) if forced else m.hnsw['ctx']
     Q = [np.asarray(v, np.float32) for v in qvecs]; S = [m.C @ q for q in Q]; out = {}
     own = idx.expansion_search
     for ef in sorted({own, *(() if forced else widths)}):
         idx.expansion_search = ef
-        ms = ms_stats(time_calls(lambda q: idx.search(q, depth), [(q,) for q in Q], 5))
-        out[ef] = dict(search=ms, recall10=float(np.mean([recall_at(idx.search(q, depth).keys.tolist(), sc, k) for q, sc in zip(Q, S)])))
+        ms = ms_stats(time_calls(lambda q: hnsw_top(idx, m.C, q, depth), [(q,) for q in Q], 5))
+        out[ef] = dict(search=ms, recall10=float(np.mean([recall_at(hnsw_top(idx, m.C, q, depth)[0], sc, k) for q, sc in zip(Q, S)])))
     idx.expansion_search = own
     return dict(recall10=out[own]['recall10'], forced=forced, by_width=out, width=own)
+
+
+def index_types(M: np.ndarray, qvecs, k: int = 10, depth: int = 50, types=('f32', 'i8'), repeats: int = 3) -> dict:
+    "Side by side, an HNSW index over `M` keeping each of `types` (usearch's scalar kinds), built as the store builds it: median build seconds over `repeats` (the types alternating), bytes per vector saved, the depth-`depth` search's p50 with its candidates scored exactly (`hnsw_top`), and recall@`k` against exact search."
+    from usearch.index import Index
+    Q = [np.asarray(v, np.float32) for v in qvecs]; S = [M @ q for q in Q]; builds, out = {t: [] for t in types}, {}
+    for _ in range(repeats):
+        for t in types:
+            idx = Index(ndim=M.shape[1], metric='cos', dtype=t, expansion_search=HNSW_WIDTH)
+            t0 = time.perf_counter(); idx.add(np.arange(len(M), dtype=np.uint64), M); builds[t].append(time.perf_counter() - t0)
+    for t in types:                                            # the last repeat's index of each type
+        idx = Index(ndim=M.shape[1], metric='cos', dtype=t, expansion_search=HNSW_WIDTH); idx.add(np.arange(len(M), dtype=np.uint64), M)
+        with tempfile.TemporaryDirectory() as d: f = Path(d) / 'x.usearch'; idx.save(str(f)); size = f.stat().st_size
+        out[t] = dict(build_s=statistics.median(builds[t]), bytes_per_vector=size / len(M), search=ms_stats(time_calls(lambda q: hnsw_top(idx, M, q, depth), [(q,) for q in Q], 5)),
+                      recall10=float(np.mean([recall_at(hnsw_top(idx, M, q, depth)[0], sc, k) for q, sc in zip(Q, S)])))
+    return dict(types=out, repeats=repeats, n=len(M))
 
 
 def open_and_search(path, queries, qvecs, warmup: int = 5) -> dict:
@@ -86,6 +104,7 @@ def open_and_search(path, queries, qvecs, warmup: int = 5) -> dict:
     out = dict(open_first_s=first, any=ms_stats(time_calls(lambda q, v: s.doc_search(q, qvec=v), args, warmup)),
                all=ms_stats(time_calls(lambda q, v: s.doc_search(q, qvec=v, kw='all'), args, warmup)), text_bytes=sum(len(c.text.encode()) for c in s.mem.chunks),
                hnsw=hnsw_recall(s, qvecs))
+    if s.mem.hnsw is not None: out['types'] = index_types(np.asarray(s.mem.C, np.float32), qvecs)
     s.close(); return out
 
 
@@ -136,22 +155,22 @@ def exact_scores(M: np.ndarray, Q: np.ndarray, block: int = 100_000) -> np.ndarr
 
 def million(X: np.ndarray, qvecs, n: int = 1_000_000, n_queries: int = 100, depth: int = 50, seed: int = 0,
             expansion_add: int = 16, widths=(64, 256, 1024), cache=None) -> dict:
-    "HNSW search over `n` vectors like the rows of `X` (`corpus_like`), the index kept in `cache` once built: per-query ms of a `depth` search and its recall@10 against exact search, at the store's search width (`HNSW_WIDTH`) and at each of `widths`."
+    "HNSW search over `n` vectors like the rows of `X` (`corpus_like`), the index kept in `cache` once built: per-query ms of a `depth` search, its candidates scored exactly (`hnsw_top`), and its recall@10 against exact search, at the store's search width (`HNSW_WIDTH`) and at each of `widths`."
     from usearch.index import Index
     M = corpus_like(np.asarray(X, np.float32), n, seed)
     key = hashlib.sha1(M[:: max(n // 1000, 1)].tobytes()).hexdigest()[:12]
-    f = Path(cache or ROOT / 'data' / 'cache') / f'million-{n}-{M.shape[1]}-ea{expansion_add}-{key}.usearch'
-    idx, add_s = Index(ndim=M.shape[1], metric='cos', dtype='f32', expansion_add=expansion_add), None   # the store's index, built with a narrower search
+    f = Path(cache or ROOT / 'data' / 'cache') / f'million-{n}-{M.shape[1]}-{HNSW_DTYPE}-ea{expansion_add}-{key}.usearch'
+    idx, add_s = Index(ndim=M.shape[1], metric='cos', dtype=HNSW_DTYPE, expansion_add=expansion_add), None   # the store's index, built with a narrower search
     if f.exists(): idx.load(str(f))
     if len(idx) != n:
-        idx = Index(ndim=M.shape[1], metric='cos', dtype='f32', expansion_add=expansion_add)
+        idx = Index(ndim=M.shape[1], metric='cos', dtype=HNSW_DTYPE, expansion_add=expansion_add)
         t0 = time.perf_counter(); idx.add(np.arange(n, dtype=np.uint64), M); add_s = time.perf_counter() - t0
         f.parent.mkdir(parents=True, exist_ok=True); idx.save(str(f))
     Q = np.asarray(qvecs[:n_queries], np.float32); S = exact_scores(M, Q); out = {}
     for ef in sorted({HNSW_WIDTH, *widths}):
         idx.expansion_search = ef
-        ms = time_calls(lambda q: idx.search(q, depth), [(q,) for q in Q], warmup=10)
-        out[ef] = dict(search=ms_stats(ms), recall10=float(np.mean([recall_at(idx.search(q, depth).keys.tolist(), S[i], 10) for i, q in enumerate(Q)])))
+        ms = time_calls(lambda q: hnsw_top(idx, M, q, depth), [(q,) for q in Q], warmup=10)
+        out[ef] = dict(search=ms_stats(ms), recall10=float(np.mean([recall_at(hnsw_top(idx, M, q, depth)[0], S[i], 10) for i, q in enumerate(Q)])))
     return dict(n=n, dim=M.shape[1], add_s=add_s, expansion_add=expansion_add, index=f.name, by_width=out, width=HNSW_WIDTH, queries=len(Q), depth=depth)
 
 
@@ -216,7 +235,7 @@ def scale_report(r: dict) -> str:
         L += ['', f"Bytes per chunk on disk by component at {z['chunks']:,} chunks (the chunks' text is {z['text_bytes'] / z['chunks']:.0f} B per chunk, in `SQLite chunks`):", '',
               '| component | B per chunk |', '|---|---|']
         L += [f"| {n} | {b / z['chunks']:.0f} |" for n, b in sorted(z['parts'].items(), key=lambda t: -t[1]) if b >= z['chunks']]
-    L += ['', 'HNSW recall@10 against exact search (heading-path vectors, the first 10 of a depth-50 search, ties counted as found): '
+    L += ['', 'HNSW recall@10 against exact search (heading-path vectors, the first 10 of a depth-50 search whose candidates are scored exactly, as the store searches, ties counted as found): '
               + '; '.join(f"{x['k']}× {x['hnsw']['recall10']:.3f}{' (index built for this check: the store searches exactly below exact_below)' if x['hnsw']['forced'] else ''}"
                           for x in rows if 'hnsw' in x) + '.']
     wide = [x for x in rows if len(x.get('hnsw', {}).get('by_width', {})) > 1]
@@ -224,6 +243,12 @@ def scale_report(r: dict) -> str:
         L += ['', 'HNSW search width (usearch `expansion_search`; the store’s is `store.HNSW_WIDTH`) against recall@10 and the depth-50 search’s p50, at each size above `exact_below`:', '',
               '| size | chunks | ' + ' | '.join(f"width {ef}{' (the store’s)' if ef == wide[0]['hnsw'].get('width') else ''}" for ef in wide[0]['hnsw']['by_width']) + ' |', '|---|---|' + '---|' * len(wide[0]['hnsw']['by_width'])]
         L += [f"| {x['k']}× | {x['chunks']:,} | " + ' | '.join(f"{y['recall10']:.3f}, {y['search']['median_ms']:.2f} ms" for y in x['hnsw']['by_width'].values()) + ' |' for x in wide]
+    tt = [x for x in rows if 'types' in x]
+    if tt:
+        ts = list(tt[0]['types']['types'])
+        L += ['', f"The HNSW index's scalar type (the store's is `store.HNSW_DTYPE`, {HNSW_DTYPE}), side by side on the same vectors at each size above `exact_below`: build (median of {tt[0]['types']['repeats']}, the types alternating), bytes per vector on disk, the depth-50 search's p50 with its candidates scored exactly (`hnsw_top`), recall@10:", '',
+              '| size | chunks | ' + ' | '.join(ts) + ' |', '|---|---|' + '---|' * len(ts)]
+        L += [f"| {x['k']}× | {x['chunks']:,} | " + ' | '.join(f"{y['build_s']:.1f} s, {y['bytes_per_vector']:.0f} B, {y['search']['median_ms']:.2f} ms, {y['recall10']:.3f}" for y in x['types']['types'].values()) + ' |' for x in tt]
     m = r['million']
     if m:
         w = '; '.join(f"width {ef}{' (the store’s)' if ef == m.get('width') else ''}: p50 / p95 {x['search']['median_ms']:.2f} / {x['search']['p95_ms']:.2f} ms, recall@10 {x['recall10']:.3f}"

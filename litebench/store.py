@@ -17,11 +17,11 @@ from .core import Chunk, Hit, text_hash
 from .encode import one_thread, window_of
 
 # %% auto #0
-__all__ = ['TOKENIZE', 'PAGE_SIZE', 'PATH_SEP', 'CACHE_FORMAT', 'HNSW_WIDTH', 'KW_MODES', 'TERM_CACHE', 'MODES', 'FUSIONS',
-           'LEG_CACHE', 'check_weights', 'rrf', 'minmax', 'tier_by_held', 'valid_text', 'fts_tokens', 'fts_terms',
-           'query_terms', 'fts_query', 'StoreError', 'FlatStore', 'path_col', 'path_of', 'SyncReport', 'read_chunks',
-           'Snapshot', 'Rows', 'mapped', 'Indexes', 'common_terms', 'Leg', 'postings_arrays', 'Postings',
-           'positive_int', 'window', 'lexical', 'Windows', 'windows_of']
+__all__ = ['TOKENIZE', 'PAGE_SIZE', 'PATH_SEP', 'CACHE_FORMAT', 'HNSW_WIDTH', 'HNSW_DTYPE', 'KW_MODES', 'TERM_CACHE', 'MODES',
+           'FUSIONS', 'LEG_CACHE', 'check_weights', 'rrf', 'minmax', 'tier_by_held', 'valid_text', 'fts_tokens',
+           'fts_terms', 'query_terms', 'fts_query', 'StoreError', 'FlatStore', 'path_col', 'path_of', 'SyncReport',
+           'read_chunks', 'Snapshot', 'Rows', 'mapped', 'hnsw_top', 'Indexes', 'common_terms', 'Leg', 'postings_arrays',
+           'Postings', 'positive_int', 'window', 'lexical', 'Windows', 'windows_of']
 
 # %% ../nbs/06_store.ipynb #9889a8b5
 def _real(x) -> bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
@@ -492,6 +492,7 @@ def load(self: Snapshot, store: FlatStore) -> dict | None:
 
 # %% ../nbs/06_store.ipynb #3c4bcedf
 HNSW_WIDTH = 256  # the HNSW search's width (usearch's `expansion_search`; its default is 64): wider finds more of the exact neighbours, slower
+HNSW_DTYPE = 'i8' # what a new HNSW index keeps of each vector: 8-bit integers, a quarter of float32's bytes (its candidates are scored exactly: `hnsw_top`)
 
 @patch
 def _hnsw(self: FlatStore, which: str, M: np.ndarray, version: str | None = None):
@@ -499,15 +500,28 @@ def _hnsw(self: FlatStore, which: str, M: np.ndarray, version: str | None = None
     f = None if self.path == ':memory:' or version is None else Path(f'{self.path}.{which}.{version}.usearch')
     if f and f.exists():
         try:
-            idx = Index(ndim=M.shape[1], metric='cos', dtype='f32', expansion_search=HNSW_WIDTH); idx.view(str(f))   # memory-mapped, not read
-            if len(idx) == len(M): return idx
+            idx = Index.restore(str(f), view=True)   # memory-mapped, not read, in the scalar type it was saved with
+            if idx is not None and (len(idx), idx.ndim) == M.shape: idx.expansion_search = HNSW_WIDTH; return idx
         except Exception: pass                   # removed or replaced meanwhile: rebuilt below
-    idx = Index(ndim=M.shape[1], metric='cos', dtype='f32', expansion_search=HNSW_WIDTH); idx.add(np.arange(len(M), dtype=np.uint64), M)
+    idx = Index(ndim=M.shape[1], metric='cos', dtype=HNSW_DTYPE, expansion_search=HNSW_WIDTH); idx.add(np.arange(len(M), dtype=np.uint64), M)
     if f and not self.readonly:
         tmp = f.with_name(f'{f.name}.{os.getpid()}.tmp'); idx.save(str(tmp)); os.replace(tmp, f)
         for old in f.parent.glob(f'{Path(self.path).name}.{which}.*.usearch'):
             if old != f: old.unlink(missing_ok=True)
     return idx
+
+def hnsw_top(idx,               # a usearch index over the rows of `M` (keys: row positions)
+             M: np.ndarray,     # the vectors it holds, exactly
+             qv: np.ndarray,    # the query's vector
+             depth: int,        # candidates returned
+             mask=None          # a bool per row: only these rows (None: all)
+            ) -> tuple:
+    "(positions, exact scores) of the best `depth` of the index's candidates (4 × `depth` of them under a mask), each scored against `M`: best first, ties by position."
+    j = np.sort(idx.search(qv, depth * (4 if mask is not None else 1)).keys.astype(np.int64))   # in row order: the rows read in file order
+    if mask is not None: j = j[mask[j]]
+    with one_thread(): s = M[j] @ qv
+    i = np.lexsort((j, -s))[:depth]
+    return j[i], s[i]
 
 # %% ../nbs/06_store.ipynb #3c4bcee0
 class Indexes(dict):
@@ -609,9 +623,8 @@ def _vector(self: FlatStore, qv: np.ndarray, with_ctx: bool, depth: int, docs, p
     if not m.n: return Leg([], [])
     mask = _mask(m, docs, pages)
     if m.hnsw is not None and not pool:
-        got = m.hnsw['ctx' if with_ctx else 'text'].search(qv, depth * (4 if mask is not None else 1))
-        keep = [(int(j), 1 - float(d)) for j, d in zip(got.keys, got.distances) if mask is None or mask[int(j)]][:depth]
-        return Leg([j for j, _ in keep], [c for _, c in keep])
+        pos, s = hnsw_top(m.hnsw['ctx' if with_ctx else 'text'], m.C if with_ctx else m.V, qv, depth, mask)
+        return Leg(pos.tolist(), s.tolist())
     with one_thread(): s = (m.C if with_ctx else m.V) @ qv
     if pool: s = self._pooled(s, qv, with_ctx, m)
     pos = _top(s if mask is None else np.where(mask, s, -np.inf), depth)

@@ -1,6 +1,7 @@
 "The benchmarks' command, run as a user runs it: a subprocess on two small acts, one repeat; the reports' shape, never their times."
 from pathlib import Path
 import os, re, shutil, subprocess, sys
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -222,6 +223,21 @@ def test_scale_widths(monkeypatch):
                            queries=5, million=None, machine='m'))
     assert '| size | chunks | width 64 | width 256 (the store’s) |' in md and '| 64× | 104,768 | 0.500, 0.20 ms | 0.720, 0.46 ms |' in md and '| 1× | 1,637 | 0.990' not in md
     assert '1× 0.990 (index built for this check' in md and '64× 0.720' in md
+    assert 'scalar type' not in md                                          # no side-by-side types measured: no such table
+
+
+def test_index_types(monkeypatch):
+    "The side-by-side HNSW scalar types on small real vectors: each type's build, size, search and recall, the 8-bit index smaller; and their row in the report."
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    from scale import index_types, scale_report
+    rng = np.random.default_rng(0); M = rng.standard_normal((2000, 32)).astype(np.float32); M /= np.linalg.norm(M, axis=1, keepdims=True)
+    t = index_types(M, M[:20] + 0.01, repeats=1)
+    f32, i8 = t['types']['f32'], t['types']['i8']
+    assert t['n'] == 2000 and i8['bytes_per_vector'] < f32['bytes_per_vector'] and all(0.5 <= x['recall10'] <= 1 and x['build_s'] > 0 for x in (f32, i8)), t
+    row = dict(k=64, chunks=2000, build_s=1.0, open_first_s=0.1, any=dict(median_ms=1.0, p95_ms=2.0), all=dict(median_ms=1.0), disk_bytes=10 ** 7, text_bytes=10 ** 6,
+               hnsw=dict(recall10=0.9, forced=False, width=256, by_width={256: dict(recall10=0.9, search=dict(median_ms=0.3, p95_ms=0.4))}), types=t)
+    md = scale_report(dict(rows=[row], queries=20, million=None, machine='m'))
+    assert '| size | chunks | f32 | i8 |' in md and f"| 64× | 2,000 | {f32['build_s']:.1f} s, {f32['bytes_per_vector']:.0f} B" in md, md
 
 
 def test_replicated_postings(pdfs, monkeypatch):
