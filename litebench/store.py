@@ -685,6 +685,13 @@ class Postings:
         self.norm = 1.2 * (1 - 0.75 + 0.75 * self.dl / max(self.dl.mean(), 1e-9)) if n else self.dl
 
 # %% ../nbs/06_store.ipynb #67091802
+def _summed(rows: np.ndarray, w: np.ndarray) -> tuple:
+    "(the distinct `rows`, ascending; the sum of `w` over each), each row's weights added in their order in `w`."
+    if not len(rows): return rows, w
+    o = np.argsort(rows, kind='stable'); r = rows[o]
+    first = np.flatnonzero(np.concatenate(([True], r[1:] != r[:-1])))
+    return r[first], np.add.reduceat(w[o], first)
+
 @patch
 def term_rows(self: Postings, term: str,  # the term
               prefix: bool,               # count every term it begins
@@ -696,8 +703,8 @@ def term_rows(self: Postings, term: str,  # the term
     a, b = self.off[lo], self.off[hi]
     rows, w = self.idx[a:b], np.add(self.tt[a:b], self.tc[a:b], dtype=np.float64) if with_ctx else self.tt[a:b].astype(np.float64)
     if hi - lo > 1 or (rows[1:] <= rows[:-1]).any():              # several terms (or rows out of order): summed per row, sorting few postings, counting many
-        if 8 * len(rows) > self.n: w = np.bincount(rows, weights=w, minlength=self.n); rows = np.flatnonzero(w); w = w[rows]
-        else: rows, at = np.unique(rows, return_inverse=True); w = np.bincount(at, weights=w, minlength=len(rows))
+        if 4 * len(rows) > self.n: w = np.bincount(rows, weights=w, minlength=self.n); rows = np.flatnonzero(w); w = w[rows]
+        else: rows, w = _summed(rows, w)
     keep = w > 0
     return (rows, w) if keep.all() else (rows[keep], w[keep])
 
