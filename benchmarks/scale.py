@@ -26,7 +26,7 @@ import hashlib, os, shutil, statistics, tempfile, time
 from pathlib import Path
 import numpy as np
 from litebench.treestore import TreeStore
-from litebench.store import HNSW_WIDTH, HNSW_DTYPE, hnsw_top
+from litebench.store import HNSW_WIDTH, HNSW_DTYPE, hnsw_top, usearch_index
 from stores import store_inputs, in_fresh_process
 from timing import time_calls, ms_stats
 from ingest import machine
@@ -83,7 +83,7 @@ def hnsw_recall(s, qvecs, k: int = 10, depth: int = 50, widths=(64, 256, 1024)) 
 
 def index_types(M: np.ndarray, qvecs, k: int = 10, depth: int = 50, types=('f32', 'i8'), repeats: int = 3) -> dict:
     "Side by side, an HNSW index over `M` keeping each of `types` (usearch's scalar kinds), built as the store builds it: median build seconds over `repeats` (the types alternating), bytes per vector saved, the depth-`depth` search's p50 with its candidates scored exactly (`hnsw_top`), and recall@`k` against exact search."
-    from usearch.index import Index
+    Index = usearch_index()
     Q = [np.asarray(v, np.float32) for v in qvecs]; S = [M @ q for q in Q]; builds, out = {t: [] for t in types}, {}
     for _ in range(repeats):
         for t in types:
@@ -156,7 +156,7 @@ def exact_scores(M: np.ndarray, Q: np.ndarray, block: int = 100_000) -> np.ndarr
 def million(X: np.ndarray, qvecs, n: int = 1_000_000, n_queries: int = 100, depth: int = 50, seed: int = 0,
             expansion_add: int = 16, widths=(64, 256, 1024), cache=None) -> dict:
     "HNSW search over `n` vectors like the rows of `X` (`corpus_like`), the index kept in `cache` once built: per-query ms of a `depth` search, its candidates scored exactly (`hnsw_top`), and its recall@10 against exact search, at the store's search width (`HNSW_WIDTH`) and at each of `widths`."
-    from usearch.index import Index
+    Index = usearch_index()
     M = corpus_like(np.asarray(X, np.float32), n, seed)
     key = hashlib.sha1(M[:: max(n // 1000, 1)].tobytes()).hexdigest()[:12]
     f = Path(cache or ROOT / 'data' / 'cache') / f'million-{n}-{M.shape[1]}-{HNSW_DTYPE}-ea{expansion_add}-{key}.usearch'

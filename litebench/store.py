@@ -4,7 +4,7 @@
 
 # %% ../nbs/06_store.ipynb #41f914a6
 from __future__ import annotations
-import json, math, mmap, os, shutil, sqlite3, threading, uuid, warnings, weakref
+import importlib.util, json, math, mmap, os, shutil, sqlite3, sys, threading, uuid, warnings, weakref
 from collections import Counter, OrderedDict
 from fastcore.basics import patch
 from bisect import bisect_left
@@ -20,8 +20,8 @@ from .encode import one_thread, window_of
 __all__ = ['TOKENIZE', 'PAGE_SIZE', 'PATH_SEP', 'CACHE_FORMAT', 'HNSW_WIDTH', 'HNSW_DTYPE', 'KW_MODES', 'TERM_CACHE', 'MODES',
            'FUSIONS', 'LEG_CACHE', 'check_weights', 'rrf', 'minmax', 'tier_by_held', 'valid_text', 'fts_tokens',
            'fts_terms', 'query_terms', 'fts_query', 'StoreError', 'FlatStore', 'path_col', 'path_of', 'SyncReport',
-           'read_chunks', 'Snapshot', 'Rows', 'mapped', 'hnsw_top', 'Indexes', 'common_terms', 'Leg', 'postings_arrays',
-           'Postings', 'positive_int', 'window', 'lexical', 'Windows', 'windows_of']
+           'read_chunks', 'Snapshot', 'Rows', 'mapped', 'usearch_index', 'hnsw_top', 'Indexes', 'common_terms', 'Leg',
+           'postings_arrays', 'Postings', 'positive_int', 'window', 'lexical', 'Windows', 'windows_of']
 
 # %% ../nbs/06_store.ipynb #9889a8b5
 def _real(x) -> bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
@@ -494,9 +494,15 @@ def load(self: Snapshot, store: FlatStore) -> dict | None:
 HNSW_WIDTH = 256  # the HNSW search's width (usearch's `expansion_search`; its default is 64): wider finds more of the exact neighbours, slower
 HNSW_DTYPE = 'i8' # what a new HNSW index keeps of each vector: 8-bit integers, a quarter of float32's bytes (its candidates are scored exactly: `hnsw_top`)
 
+def usearch_index():
+    "usearch's `Index` class, loaded on first use. onnxruntime (which pymupdf 2 loads for its layout model) crashes the process when it loads after usearch's compiled module, so where it is installed it is loaded first."
+    if 'usearch.compiled' not in sys.modules and importlib.util.find_spec('onnxruntime') is not None: import onnxruntime  # noqa: F401
+    from usearch.index import Index
+    return Index
+
 @patch
 def _hnsw(self: FlatStore, which: str, M: np.ndarray, version: str | None = None):
-    from usearch.index import Index
+    Index = usearch_index()
     f = None if self.path == ':memory:' or version is None else Path(f'{self.path}.{which}.{version}.usearch')
     if f and f.exists():
         try:
