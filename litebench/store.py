@@ -393,7 +393,7 @@ class Rows:
         self.fetch(range(self.n)); return (self.got[j] for j in range(self.n))
     def fetch(self, js):
         "Read the records of positions `js` not yet read, in one query."
-        js = sorted({int(j) for j in js} - self.got.keys())                     # in row order: all of them are read in one ordered scan
+        js = sorted(j for j in {int(j) for j in js} if j not in self.got)      # in row order: all of them are read in one ordered scan (a set minus `got.keys()` would walk every kept record)
         if not js: return
         with self.lock: cs = read_chunks(self.db, self.ids, None if len(js) == self.n else self.ids[js].tolist())
         for j, c in zip(js, cs): self.got[j] = c; self.bykey[(c.doc, c.start, c.end, c.node)] = j
