@@ -21,6 +21,7 @@ __all__ = ['text_rest', 'joined', 'heading_context', 'TreeStore', 'read_text', '
 _TREE_SCHEMA = '''
 CREATE TABLE IF NOT EXISTS docs(doc TEXT PRIMARY KEY, title TEXT, mode TEXT, text TEXT);
 CREATE TABLE IF NOT EXISTS nodes(id TEXT NOT NULL, doc TEXT, ord INT, parent TEXT, level INT, kind TEXT, title TEXT, path TEXT, p0 INT, p1 INT, s0 INT, s1 INT, PRIMARY KEY(doc, ord)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS nodes_id ON nodes(id);
 CREATE TABLE IF NOT EXISTS doc_rest(doc TEXT PRIMARY KEY, rest TEXT);
 '''
 
@@ -100,8 +101,12 @@ class TreeSnapshot(Snapshot):
         q = lambda sql, args: db.execute(sql, args).fetchall()
         self._nodes, self.texts = (None, Texts(self)) if self._db is not None else (self._read_nodes(db), {d: read_text(q, d) for (d,) in q('SELECT doc FROM docs', ())})
 
-    def _read_nodes(self, db, docs=()) -> dict:
-        sql, args = _NODES.format(f' WHERE doc IN ({",".join("?" * len(docs))})' if docs else ''), list(docs)
+    def _read_nodes(self, db, chunks=()) -> dict:
+        "Nodes by id, in document and text order: every node, or only the nodes of `chunks` (by the index of node ids; a store made before it, by document then id)."
+        if not chunks: sql, args = _NODES.format(''), []
+        elif self.__dict__.setdefault('_by_id', bool(self.query("SELECT 1 FROM sqlite_master WHERE type='index' AND name='nodes_id'"))):
+            sql, args = _NODES.format(' WHERE id IN (SELECT value FROM json_each(?))'), [json.dumps(sorted({c.node for c in chunks}))]
+        else: sql, args = _NODES.format(' WHERE doc IN (SELECT value FROM json_each(?)) AND id IN (SELECT value FROM json_each(?))'), [json.dumps(sorted({c.doc for c in chunks})), json.dumps(sorted({c.node for c in chunks}))]
         rows = (db.execute(sql, args).fetchall() if db is not None else self.query(sql, args))
         paths = json.loads(f"[{','.join(r[6] for r in rows)}]")       # every heading path in one parse
         return {r[0]: Node(r[0], r[1], r[2], r[3], r[4], r[5], tuple(p), (r[7], r[8]), (r[9], r[10])) for r, p in zip(rows, paths)}
@@ -113,10 +118,10 @@ class TreeSnapshot(Snapshot):
         return self._nodes
 
     def nodes_of(self, chunks) -> dict:
-        "Nodes by id, holding those of `chunks`: every node once they are read, else only their documents' (read now, kept)."
+        "Nodes by id, holding those of `chunks`: every node once they are read, else only the nodes asked for so far (those not yet read, read now and kept)."
         if self._nodes is not None: return self._nodes
         few = self.__dict__.setdefault('_few', {})
-        if docs := sorted({c.doc for c in chunks if c.node and c.node not in few}): few.update(self._read_nodes(None, docs))
+        if todo := [c for c in chunks if c.node and c.node not in few]: few.update(self._read_nodes(None, todo))
         return few
 
     @property
@@ -159,15 +164,16 @@ def doc_search(self: TreeStore, q: str,       # the user's text
     positive_int('limit', limit)
     with self.reading(kwargs.pop('mem', None)) as m:      # one version for the whole call
         hits = self.search(q, limit=limit * 2 if spans else limit, with_ctx=with_heading, kw_ctx=heading_kw, fuse=fuse, held_first=held_first, mem=m, **kwargs)
-    ns = m.nodes_of([h.chunk for h in hits]); hits = [h._replace(node=ns.get(h.chunk.node)) for h in hits]   # the hits' documents' nodes alone, on a mapped store
-    if not spans: return hits[:limit]
-    groups, where = [], {}
-    for h in hits:
-        o = int(m.ord[m.pos_of(h.chunk)])
-        g = next((g for g in (where.get((h.chunk.node, o - 1)), where.get((h.chunk.node, o + 1))) if g is not None), None) if h.chunk.node else None
-        if g is None: g = len(groups); groups.append([])
-        groups[g].append(h); where[(h.chunk.node, o)] = g
-    return [_span(g, m)._replace(rank=i) for i, g in enumerate(groups[:limit], 1)]
+    if spans:
+        groups, where = [], {}
+        for h in hits:
+            o = int(m.ord[m.pos_of(h.chunk)])
+            g = next((g for g in (where.get((h.chunk.node, o - 1)), where.get((h.chunk.node, o + 1))) if g is not None), None) if h.chunk.node else None
+            if g is None: g = len(groups); groups.append([])
+            groups[g].append(h); where[(h.chunk.node, o)] = g
+        hits = [_span(g, m)._replace(rank=i) for i, g in enumerate(groups[:limit], 1)]
+    hits = hits[:limit]; ns = m.nodes_of([h.chunk for h in hits])      # the returned hits' nodes alone, on a mapped store
+    return [h._replace(node=ns.get(h.chunk.node)) for h in hits]
 
 
 # %% ../nbs/07_treestore.ipynb #ac239e8a
