@@ -104,10 +104,10 @@ class TreeSnapshot(Snapshot):
     def _read_nodes(self, db, chunks=()) -> dict:
         "Nodes by id, in document and text order: every node, or only the nodes of `chunks` (by the index of node ids; a store made before it, by document then id)."
         q = (lambda sql, args=(): db.execute(sql, args).fetchall()) if db is not None else self.query
+        ids, by_id = [json.dumps(sorted({c.node for c in chunks}))], 'id IN (SELECT value FROM json_each(?))'
         if not chunks: sql, args = _NODES.format(''), []
-        elif self.__dict__.setdefault('_by_id', bool(q("SELECT 1 FROM sqlite_master WHERE type='index' AND name='nodes_id'"))):
-            sql, args = _NODES.format(' WHERE id IN (SELECT value FROM json_each(?))'), [json.dumps(sorted({c.node for c in chunks}))]
-        else: sql, args = _NODES.format(' WHERE doc IN (SELECT value FROM json_each(?)) AND id IN (SELECT value FROM json_each(?))'), [json.dumps(sorted({c.doc for c in chunks})), json.dumps(sorted({c.node for c in chunks}))]
+        elif self.__dict__.setdefault('_by_id', bool(q("SELECT 1 FROM sqlite_master WHERE type='index' AND name='nodes_id'"))): sql, args = _NODES.format(' WHERE ' + by_id), ids
+        else: sql, args = _NODES.format(' WHERE doc IN (SELECT value FROM json_each(?)) AND ' + by_id), [json.dumps(sorted({c.doc for c in chunks}))] + ids
         rows = q(sql, args)
         paths = json.loads(f"[{','.join(r[6] for r in rows)}]")       # every heading path in one parse
         return {r[0]: Node(r[0], r[1], r[2], r[3], r[4], r[5], tuple(p), (r[7], r[8]), (r[9], r[10])) for r, p in zip(rows, paths)}
