@@ -67,15 +67,15 @@ def side_env(path: Path, data: Path | None = None) -> dict:
     return {**env, 'LITEBENCH_DATA': str(data)} if data else env
 
 
-_SIDE = ('import pickle, sys; sys.path.insert(1, sys.argv[3]); import latency; kw = pickle.load(open(sys.argv[1], "rb")); '
-         'pickle.dump(getattr(latency, kw.pop("fn"))(**kw), open(sys.argv[2], "wb"))')
+_SIDE = ('import importlib, pickle, sys; sys.path.insert(1, sys.argv[3]); kw = pickle.load(open(sys.argv[1], "rb")); '
+         'pickle.dump(getattr(importlib.import_module(kw.pop("module")), kw.pop("fn"))(**kw), open(sys.argv[2], "wb"))')
 
 
-def on_side(path: Path, fn: str, **kw):
-    "Run this module's function `fn(**kw)` in a fresh process importing the litebench of the checkout `path`; its result."
+def on_side(path: Path, fn: str, /, module: str = 'latency', **kw):
+    "Run the function `fn(**kw)` of `module` (a module of this folder) in a fresh process importing the litebench of the checkout `path`; its result."
     with tempfile.TemporaryDirectory() as d:
         a, b = Path(d) / 'in.pkl', Path(d) / 'out.pkl'
-        a.write_bytes(pickle.dumps(dict(fn=fn, **kw)))
+        a.write_bytes(pickle.dumps(dict(fn=fn, module=module, **kw)))
         r = subprocess.run([sys.executable, '-c', _SIDE, str(a), str(b), str(HERE)], capture_output=True, text=True, env=side_env(path), cwd=path)
         if r.returncode: raise RuntimeError(f'{fn} failed on {path}:\n{r.stderr[-3000:]}')
         return pickle.loads(b.read_bytes())

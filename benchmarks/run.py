@@ -14,7 +14,8 @@ BLAS_VARS = ('OPENBLAS_NUM_THREADS', 'OMP_NUM_THREADS', 'MKL_NUM_THREADS')
 REPEATS = {'ingest': 5, 'store': 5, 'latency': 1, 'import': 5, 'factorial': 3, 'dask-ingest': 1, 'scale': 1}   # default repeats: ingests or store builds; the latency benchmark's warm commands; the import benchmark's processes per command
 QUERIES = {'store': 100, 'latency': 100, 'import': 10_000, 'factorial': 1000, 'scale': 900}   # default --queries (factorial: at most this many dev questions, so all)
 FILES = 10_000                                                     # dask-ingest: default synthetic PDFs
-BEFORE = {'latency': '5d65926', 'import': '682ee73'}              # default --before
+BEFORE = {'latency': '5d65926', 'import': '682ee73'}              # default --before (scale: none, unless paired)
+PAIRED_REPEATS = 3                                                 # scale --before: default repeats, each side building and searching each size
 
 
 def one_core():
@@ -38,7 +39,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument('--pdfs', help='folder of PDFs (default: the default corpus, fetched into data/pdfs)')
     p.add_argument('--queries', type=int, help='store, latency: verbatim queries sampled, each also giving a short variant (default 100); import: queries of the synthetic run scored (default 10,000); factorial: at most this many dev questions (default: all)')
     p.add_argument('--no-hnsw', action='store_true', help="store: switch litesearch's HNSW index off (it is on as litesearch ships)")
-    p.add_argument('--before', help='latency, import: the commit (or checkout folder) measured as before (default: 5d65926; import: 682ee73)')
+    p.add_argument('--before', help='latency, import: the commit (or checkout folder) measured as before (default: 5d65926; import: 682ee73); scale: measure this checkout against it, paired (default repeats 3; report speed_scale_paired.md)')
     p.add_argument('--no-cli', action='store_true', help='latency: skip timing the eval doc and bench run commands')
     p.add_argument('--files', type=int, default=FILES, help='dask-ingest: synthetic PDFs made and ingested (default %(default)s)')
     p.add_argument('--workers', default='1,2', help='dask-ingest: worker counts to time, comma-separated (default %(default)s)')
@@ -48,9 +49,9 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def default_out(what: str) -> Path:
-    "Where a benchmark's report goes unless `--out` says otherwise."
-    return HERE / 'reports' / {'import': 'import.md', 'dask-ingest': 'speed_dask.md'}.get(what, f'speed_{what}.md')
+def default_out(what: str, paired: bool = False) -> Path:
+    "Where a benchmark's report goes unless `--out` says otherwise (`paired`: the scale benchmark against another commit)."
+    return HERE / 'reports' / ('speed_scale_paired.md' if what == 'scale' and paired else {'import': 'import.md', 'dask-ingest': 'speed_dask.md'}.get(what, f'speed_{what}.md'))
 
 
 def shown(path: Path) -> str:
@@ -60,7 +61,8 @@ def shown(path: Path) -> str:
 
 def check(a) -> argparse.Namespace:
     "The arguments with paths made absolute; a `UsageError` for values no benchmark can run with."
-    a.repeats = REPEATS[a.what] if a.repeats is None else a.repeats
+    paired = a.what == 'scale' and a.before is not None
+    a.repeats = (PAIRED_REPEATS if paired else REPEATS[a.what]) if a.repeats is None else a.repeats
     a.queries = QUERIES.get(a.what, 100) if a.queries is None else a.queries
     a.before = BEFORE.get(a.what) if a.before is None else a.before
     if a.repeats < 1: raise UsageError(f'--repeats must be at least 1, got {a.repeats}')
@@ -74,9 +76,10 @@ def check(a) -> argparse.Namespace:
     if not a.sizes or min(a.sizes) < 1: raise UsageError(f'--sizes must be numbers >= 1, got {a.sizes!r}')
     if a.pdfs and not Path(a.pdfs).is_dir(): raise UsageError(f'--pdfs {a.pdfs}: no such folder')
     a.pdfs = Path(a.pdfs).resolve() if a.pdfs else None
-    a.out = Path(a.out).resolve() if a.out else default_out(a.what)
+    a.out = Path(a.out).resolve() if a.out else default_out(a.what, paired)
     if a.out.is_dir(): raise UsageError(f'--out {a.out}: is a folder, not a file')
-    if a.what in ('latency', 'import'):
+    if paired and a.million: raise UsageError('--million measures this checkout alone: not with --before')
+    if a.what in ('latency', 'import') or paired:
         from latency import before_ok
         if why := before_ok(a.before): raise UsageError(f'--before {why}')
     return a
@@ -88,13 +91,13 @@ def command(a) -> str:
     if a.pdfs: parts += ['--pdfs', shown(a.pdfs)]
     if a.what in QUERIES and a.queries != QUERIES[a.what]: parts += ['--queries', str(a.queries)]
     if a.what == 'store' and a.no_hnsw: parts += ['--no-hnsw']
-    if a.what in BEFORE and a.before != BEFORE[a.what]: parts += ['--before', a.before]
+    if (a.what in BEFORE and a.before != BEFORE[a.what]) or (a.what == 'scale' and a.before): parts += ['--before', a.before]
     if a.what == 'latency' and a.no_cli: parts += ['--no-cli']
     if a.what == 'dask-ingest' and a.files != FILES: parts += ['--files', str(a.files)]
     if a.what == 'dask-ingest' and a.workers != [1, 2]: parts += ['--workers', ','.join(map(str, a.workers))]
     if a.what == 'scale' and a.sizes != [1, 4, 16, 64]: parts += ['--sizes', ','.join(map(str, a.sizes))]
     if a.what == 'scale' and a.million: parts += ['--million']
-    if a.out != default_out(a.what): parts += ['--out', shown(a.out)]
+    if a.out != default_out(a.what, a.what == 'scale' and a.before is not None): parts += ['--out', shown(a.out)]
     return ' '.join(shlex.quote(p) if i else p for i, p in enumerate(parts))
 
 
@@ -117,6 +120,7 @@ def plan(a, files) -> str:
         line += f"; the dev questions (at most {a.queries}), ladder (7 configurations) and factorial (128), the leg cache on and off, encoder lsa"
     if a.what == 'scale':
         line += f", sizes {'/'.join(f'{k}×' for k in a.sizes)}, {a.queries} queries{', and 1M vectors' if a.million else ''}"
+        if a.before: line += f'; paired: before: {a.before}, after: this checkout, the sides alternating'
     if a.what == 'latency':
         line += f", {a.queries} queries and their short variants; before: {a.before}, after: this checkout{'; commands not timed' if a.no_cli else ''}"
     return f'{line}; report: {shown(a.out)}'
@@ -139,6 +143,9 @@ def report(a, files) -> str:
     if a.what == 'latency':
         from latency import latency_speed, latency_report
         return latency_report(latency_speed(files, a.repeats, n_queries=a.queries, before=a.before, cli=not a.no_cli))
+    if a.what == 'scale' and a.before:
+        from scale_paired import scale_paired, paired_report
+        return paired_report(scale_paired(files, a.sizes, a.queries, a.before, a.repeats))
     if a.what == 'scale':
         from scale import scale_speed, scale_report
         return scale_report(scale_speed(files, a.sizes, a.queries, a.million))
@@ -162,7 +169,8 @@ def main(argv=None) -> int:
     rep = report(a, files)
     print(rep)
     a.out.parent.mkdir(parents=True, exist_ok=True)
-    a.out.write_text(f'# {a.what.capitalize().replace("-", " ")} benchmark\n\nMade by `{command(a)}`.\n\n{rep}\n')
+    title = f'{a.what.capitalize().replace("-", " ")} benchmark' + (', paired' if a.what == 'scale' and a.before else '')
+    a.out.write_text(f'# {title}\n\nMade by `{command(a)}`.\n\n{rep}\n')
     print(f'wrote {shown(a.out)}')
     return 0
 

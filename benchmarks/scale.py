@@ -26,7 +26,7 @@ import hashlib, os, shutil, statistics, tempfile, time
 from pathlib import Path
 import numpy as np
 from litebench.treestore import TreeStore
-from litebench.store import HNSW_WIDTH, HNSW_DTYPE, hnsw_top, usearch_index
+import litebench.store as lstore   # its names read when used: an older checkout's scale benchmark side (`scale_paired`) imports this module too
 from stores import store_inputs, in_fresh_process
 from timing import time_calls, ms_stats
 from ingest import machine
@@ -49,16 +49,17 @@ def replicas(docs, k: int) -> list:
 def build(docs, enc, path) -> dict:
     "Build the store at `path` from `docs` and close it: seconds (and of them, the HNSW index's), chunks, texts embedded."
     from litebench.store import FlatStore
-    before, hnsw, make = enc.misses, [], FlatStore._hnsw
+    before, hnsw, make = enc.misses, [], getattr(FlatStore, '_hnsw', None)   # (a checkout from before HNSW indexes has none)
     def timed(*a, **kw):
         t = time.perf_counter(); idx = make(*a, **kw); hnsw.append(time.perf_counter() - t); return idx
-    FlatStore._hnsw = timed                                                   # the index builds, timed
+    if make: FlatStore._hnsw = timed                                          # the index builds, timed
     try:
         t0 = time.perf_counter(); s = TreeStore(path, enc)
         for d in docs: s.add_doc(d)
         n = len(s); s.close()
-    finally: FlatStore._hnsw = make
-    return dict(build_s=time.perf_counter() - t0, hnsw_s=sum(hnsw), chunks=n, embedded=enc.misses - before)
+    finally:
+        if make: FlatStore._hnsw = make
+    return dict(build_s=time.perf_counter() - t0, hnsw_s=sum(hnsw) if make else None, chunks=n, embedded=enc.misses - before)
 
 
 def recall_at(got, s: np.ndarray, k: int = 10) -> float:
@@ -75,25 +76,25 @@ def hnsw_recall(s, qvecs, k: int = 10, depth: int = 50, widths=(64, 256, 1024)) 
     own = idx.expansion_search
     for ef in sorted({own, *(() if forced else widths)}):
         idx.expansion_search = ef
-        ms = ms_stats(time_calls(lambda q: hnsw_top(idx, m.C, q, depth), [(q,) for q in Q], 5))
-        out[ef] = dict(search=ms, recall10=float(np.mean([recall_at(hnsw_top(idx, m.C, q, depth)[0], sc, k) for q, sc in zip(Q, S)])))
+        ms = ms_stats(time_calls(lambda q: lstore.hnsw_top(idx, m.C, q, depth), [(q,) for q in Q], 5))
+        out[ef] = dict(search=ms, recall10=float(np.mean([recall_at(lstore.hnsw_top(idx, m.C, q, depth)[0], sc, k) for q, sc in zip(Q, S)])))
     idx.expansion_search = own
     return dict(recall10=out[own]['recall10'], forced=forced, by_width=out, width=own)
 
 
 def index_types(M: np.ndarray, qvecs, k: int = 10, depth: int = 50, types=('f32', 'i8'), repeats: int = 3) -> dict:
     "Side by side, an HNSW index over `M` keeping each of `types` (usearch's scalar kinds), built as the store builds it: median build seconds over `repeats` (the types alternating), bytes per vector saved, the depth-`depth` search's p50 with its candidates scored exactly (`hnsw_top`), and recall@`k` against exact search."
-    Index = usearch_index()
+    Index = lstore.usearch_index()
     Q = [np.asarray(v, np.float32) for v in qvecs]; S = [M @ q for q in Q]; builds, out = {t: [] for t in types}, {}
     for _ in range(repeats):
         for t in types:
-            idx = Index(ndim=M.shape[1], metric='cos', dtype=t, expansion_search=HNSW_WIDTH)
+            idx = Index(ndim=M.shape[1], metric='cos', dtype=t, expansion_search=lstore.HNSW_WIDTH)
             t0 = time.perf_counter(); idx.add(np.arange(len(M), dtype=np.uint64), M); builds[t].append(time.perf_counter() - t0)
     for t in types:                                            # the last repeat's index of each type
-        idx = Index(ndim=M.shape[1], metric='cos', dtype=t, expansion_search=HNSW_WIDTH); idx.add(np.arange(len(M), dtype=np.uint64), M)
+        idx = Index(ndim=M.shape[1], metric='cos', dtype=t, expansion_search=lstore.HNSW_WIDTH); idx.add(np.arange(len(M), dtype=np.uint64), M)
         with tempfile.TemporaryDirectory() as d: f = Path(d) / 'x.usearch'; idx.save(str(f)); size = f.stat().st_size
-        out[t] = dict(build_s=statistics.median(builds[t]), bytes_per_vector=size / len(M), search=ms_stats(time_calls(lambda q: hnsw_top(idx, M, q, depth), [(q,) for q in Q], 5)),
-                      recall10=float(np.mean([recall_at(hnsw_top(idx, M, q, depth)[0], sc, k) for q, sc in zip(Q, S)])))
+        out[t] = dict(build_s=statistics.median(builds[t]), bytes_per_vector=size / len(M), search=ms_stats(time_calls(lambda q: lstore.hnsw_top(idx, M, q, depth), [(q,) for q in Q], 5)),
+                      recall10=float(np.mean([recall_at(lstore.hnsw_top(idx, M, q, depth)[0], sc, k) for q, sc in zip(Q, S)])))
     return dict(types=out, repeats=repeats, n=len(M))
 
 
@@ -156,22 +157,22 @@ def exact_scores(M: np.ndarray, Q: np.ndarray, block: int = 100_000) -> np.ndarr
 def million(X: np.ndarray, qvecs, n: int = 1_000_000, n_queries: int = 100, depth: int = 50, seed: int = 0,
             expansion_add: int = 16, widths=(64, 256, 1024), cache=None) -> dict:
     "HNSW search over `n` vectors like the rows of `X` (`corpus_like`), the index kept in `cache` once built: per-query ms of a `depth` search, its candidates scored exactly (`hnsw_top`), and its recall@10 against exact search, at the store's search width (`HNSW_WIDTH`) and at each of `widths`."
-    Index = usearch_index()
+    Index = lstore.usearch_index()
     M = corpus_like(np.asarray(X, np.float32), n, seed)
     key = hashlib.sha1(M[:: max(n // 1000, 1)].tobytes()).hexdigest()[:12]
-    f = Path(cache or ROOT / 'data' / 'cache') / f'million-{n}-{M.shape[1]}-{HNSW_DTYPE}-ea{expansion_add}-{key}.usearch'
-    idx, add_s = Index(ndim=M.shape[1], metric='cos', dtype=HNSW_DTYPE, expansion_add=expansion_add), None   # the store's index, built with a narrower search
+    f = Path(cache or ROOT / 'data' / 'cache') / f'million-{n}-{M.shape[1]}-{lstore.HNSW_DTYPE}-ea{expansion_add}-{key}.usearch'
+    idx, add_s = Index(ndim=M.shape[1], metric='cos', dtype=lstore.HNSW_DTYPE, expansion_add=expansion_add), None   # the store's index, built with a narrower search
     if f.exists(): idx.load(str(f))
     if len(idx) != n:
-        idx = Index(ndim=M.shape[1], metric='cos', dtype=HNSW_DTYPE, expansion_add=expansion_add)
+        idx = Index(ndim=M.shape[1], metric='cos', dtype=lstore.HNSW_DTYPE, expansion_add=expansion_add)
         t0 = time.perf_counter(); idx.add(np.arange(n, dtype=np.uint64), M); add_s = time.perf_counter() - t0
         f.parent.mkdir(parents=True, exist_ok=True); idx.save(str(f))
     Q = np.asarray(qvecs[:n_queries], np.float32); S = exact_scores(M, Q); out = {}
-    for ef in sorted({HNSW_WIDTH, *widths}):
+    for ef in sorted({lstore.HNSW_WIDTH, *widths}):
         idx.expansion_search = ef
-        ms = time_calls(lambda q: hnsw_top(idx, M, q, depth), [(q,) for q in Q], warmup=10)
-        out[ef] = dict(search=ms_stats(ms), recall10=float(np.mean([recall_at(hnsw_top(idx, M, q, depth)[0], S[i], 10) for i, q in enumerate(Q)])))
-    return dict(n=n, dim=M.shape[1], add_s=add_s, expansion_add=expansion_add, index=f.name, by_width=out, width=HNSW_WIDTH, queries=len(Q), depth=depth)
+        ms = time_calls(lambda q: lstore.hnsw_top(idx, M, q, depth), [(q,) for q in Q], warmup=10)
+        out[ef] = dict(search=ms_stats(ms), recall10=float(np.mean([recall_at(lstore.hnsw_top(idx, M, q, depth)[0], S[i], 10) for i, q in enumerate(Q)])))
+    return dict(n=n, dim=M.shape[1], add_s=add_s, expansion_add=expansion_add, index=f.name, by_width=out, width=lstore.HNSW_WIDTH, queries=len(Q), depth=depth)
 
 
 def replicated_postings(P, k: int):
@@ -246,7 +247,7 @@ def scale_report(r: dict) -> str:
     tt = [x for x in rows if 'types' in x]
     if tt:
         ts = list(tt[0]['types']['types'])
-        L += ['', f"The HNSW index's scalar type (the store's is `store.HNSW_DTYPE`, {HNSW_DTYPE}), side by side on the same vectors at each size above `exact_below`: build (median of {tt[0]['types']['repeats']}, the types alternating), bytes per vector on disk, the depth-50 search's p50 with its candidates scored exactly (`hnsw_top`), recall@10:", '',
+        L += ['', f"The HNSW index's scalar type (the store's is `store.HNSW_DTYPE`, {lstore.HNSW_DTYPE}), side by side on the same vectors at each size above `exact_below`: build (median of {tt[0]['types']['repeats']}, the types alternating), bytes per vector on disk, the depth-50 search's p50 with its candidates scored exactly (`hnsw_top`), recall@10:", '',
               '| size | chunks | ' + ' | '.join(ts) + ' |', '|---|---|' + '---|' * len(ts)]
         L += [f"| {x['k']}× | {x['chunks']:,} | " + ' | '.join(f"{y['build_s']:.1f} s, {y['bytes_per_vector']:.0f} B, {y['search']['median_ms']:.2f} ms, {y['recall10']:.3f}" for y in x['types']['types'].values()) + ' |' for x in tt]
     m = r['million']

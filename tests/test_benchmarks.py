@@ -212,6 +212,28 @@ def test_scale(tmp_path):
     assert 'Targets: open + first query < 1.0 s at 100k chunks' in md and '1M-vector search: not run' in md and 'HNSW recall@10 against exact search' in md
 
 
+def test_scale_paired(tmp_path):
+    "Paired against HEAD at 1×, 3 queries, two repeats: a row of medians and ratios, each repeat with the sides in turn first; the same code gives the same hits."
+    out = tmp_path / 'paired.md'
+    r = run('scale', '--sizes', 1, '--queries', 3, '--repeats', 2, '--before', 'HEAD', '--out', out, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.startswith('scale benchmark: 9 PDFs from the default corpus, 2 repeats, sizes 1×, 3 queries; paired: before: HEAD, after: this checkout, the sides alternating; report: ')
+    md = out.read_text()
+    assert md.startswith(f'# Scale benchmark, paired\n\nMade by `python benchmarks/run.py scale --repeats 2 --queries 3 --before HEAD --sizes 1 --out {out}`.\n\nBefore: `HEAD (')
+    medians, repeats = table(md.split('\n\nEvery repeat')[0]), table(md.split('\n\nEvery repeat')[1])
+    assert len(medians) == 1 and medians[0][:2] == ['1×', '1,449'] and all(re.fullmatch(r'[\d.]+ / [\d.]+ / ([\d.]+|–)', c) for c in medians[0][2:]), medians
+    assert [x[1] for x in repeats] == ['1 (before first)', '2 (after first)'], repeats
+    n = int(re.search(r'how many of the (\d+) queries', md)[1])
+    assert n >= 2 and all(x[4:] == [f'{n} / {n}'] * 3 for x in repeats), repeats     # below exact_below, the same code searches exactly: the same hits
+
+
+def test_scale_paired_mistakes(tmp_path):
+    for args, says in ((['--before', 'HEAD', '--million'], 'ERROR: --million measures this checkout alone: not with --before'),
+                       (['--before', 'no-such-commit'], 'ERROR: --before no-such-commit: neither a commit of')):
+        r = run('scale', *args, cwd=tmp_path)
+        assert r.returncode == 2 and r.stderr.startswith(says) and len(r.stderr.splitlines()) == 1, r.stderr
+
+
 def test_scale_widths(monkeypatch):
     "Above `exact_below`, the report gives each HNSW search width's recall@10 and time, per size, from a result made by hand."
     monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
