@@ -224,7 +224,7 @@ def test_scale_paired(tmp_path):
     assert len(medians) == 1 and medians[0][:2] == ['1×', '1,449'] and all(re.fullmatch(r'[\d.]+ / [\d.]+ / ([\d.]+|–)', c) for c in medians[0][2:]), medians
     assert [x[1] for x in repeats] == ['1 (before first)', '2 (after first)'], repeats
     n = int(re.search(r'how many of the (\d+) queries', md)[1])
-    assert n >= 2 and all(x[4:] == [f'{n} / {n}'] * 3 for x in repeats), repeats     # below exact_below, the same code searches exactly: the same hits
+    assert n >= 2 and all(x[4:] == [f'{n} ({n}) / {n}'] * 3 for x in repeats), repeats     # below exact_below, the same code searches exactly: the same hits
 
 
 def test_scale_paired_mistakes(tmp_path):
