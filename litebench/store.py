@@ -17,11 +17,12 @@ from .core import Chunk, Hit, text_hash
 from .encode import one_thread, window_of
 
 # %% auto #0
-__all__ = ['TOKENIZE', 'PAGE_SIZE', 'PATH_SEP', 'CACHE_FORMAT', 'HNSW_WIDTH', 'HNSW_DTYPE', 'KW_MODES', 'TERM_CACHE', 'MODES',
-           'FUSIONS', 'LEG_CACHE', 'check_weights', 'rrf', 'minmax', 'tier_by_held', 'valid_text', 'fts_tokens',
-           'fts_terms', 'query_terms', 'fts_query', 'StoreError', 'FlatStore', 'path_col', 'path_of', 'SyncReport',
-           'read_chunks', 'Snapshot', 'Rows', 'mapped', 'usearch_index', 'hnsw_top', 'Indexes', 'common_terms', 'Leg',
-           'postings_arrays', 'Postings', 'positive_int', 'window', 'lexical', 'Windows', 'windows_of']
+__all__ = ['TOKENIZE', 'PAGE_SIZE', 'PATH_SEP', 'CACHE_FORMAT', 'HNSW_WIDTH', 'HNSW_DTYPE', 'HNSW_THREADS', 'KW_MODES',
+           'TERM_CACHE', 'MODES', 'FUSIONS', 'LEG_CACHE', 'check_weights', 'rrf', 'minmax', 'tier_by_held',
+           'valid_text', 'fts_tokens', 'fts_terms', 'query_terms', 'fts_query', 'StoreError', 'FlatStore', 'path_col',
+           'path_of', 'SyncReport', 'read_chunks', 'Snapshot', 'Rows', 'mapped', 'usearch_index', 'hnsw_top', 'Indexes',
+           'common_terms', 'Leg', 'postings_arrays', 'Postings', 'positive_int', 'window', 'lexical', 'Windows',
+           'windows_of']
 
 # %% ../nbs/06_store.ipynb #9889a8b5
 def _real(x) -> bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
@@ -493,6 +494,7 @@ def load(self: Snapshot, store: FlatStore) -> dict | None:
 # %% ../nbs/06_store.ipynb #3c4bcedf
 HNSW_WIDTH = 256  # the HNSW search's width (usearch's `expansion_search`; its default is 64): wider finds more of the exact neighbours, slower
 HNSW_DTYPE = 'i8' # what a new HNSW index keeps of each vector: 8-bit integers, a quarter of float32's bytes (its candidates are scored exactly: `hnsw_top`)
+HNSW_THREADS = 0  # threads that build an HNSW index: 0, every core (two builds of the same vectors may differ); 1, one thread (the same graph every build, slower)
 
 def usearch_index():
     "usearch's `Index` class, loaded on first use. onnxruntime (which pymupdf 2 loads for its layout model) crashes the process when it loads after usearch's compiled module, so where it is installed it is loaded first."
@@ -509,7 +511,7 @@ def _hnsw(self: FlatStore, which: str, M: np.ndarray, version: str | None = None
             idx = Index.restore(str(f), view=True)   # memory-mapped, not read, in the scalar type it was saved with
             if idx is not None and (len(idx), idx.ndim) == M.shape: idx.expansion_search = HNSW_WIDTH; return idx
         except Exception: pass                   # removed or replaced meanwhile: rebuilt below
-    idx = Index(ndim=M.shape[1], metric='cos', dtype=HNSW_DTYPE, expansion_search=HNSW_WIDTH); idx.add(np.arange(len(M), dtype=np.uint64), M)
+    idx = Index(ndim=M.shape[1], metric='cos', dtype=HNSW_DTYPE, expansion_search=HNSW_WIDTH); idx.add(np.arange(len(M), dtype=np.uint64), M, threads=HNSW_THREADS)
     if f and not self.readonly:
         tmp = f.with_name(f'{f.name}.{os.getpid()}.tmp'); idx.save(str(tmp)); os.replace(tmp, f)
         for old in f.parent.glob(f'{Path(self.path).name}.{which}.*.usearch'):
