@@ -71,13 +71,19 @@ _SIDE = ('import importlib, pickle, sys; sys.path.insert(1, sys.argv[3]); kw = p
          'pickle.dump(getattr(importlib.import_module(kw.pop("module")), kw.pop("fn"))(**kw), open(sys.argv[2], "wb"))')
 
 
-def on_side(path: Path, fn: str, /, module: str = 'latency', **kw):
-    "Run the function `fn(**kw)` of `module` (a module of this folder) in a fresh process importing the litebench of the checkout `path`; its result."
+class SideError(RuntimeError):
+    "A side's process failed (e.g. a commit too old for the benchmark's code): reported as one `ERROR:` line, the process's last words in it."
+
+
+def on_side(path: Path, fn: str, /, module: str = 'latency', named: str | None = None, **kw):
+    "Run the function `fn(**kw)` of `module` (a module of this folder) in a fresh process importing the litebench of the checkout `path` (`named` so in an error; default: the path); its result."
     with tempfile.TemporaryDirectory() as d:
         a, b = Path(d) / 'in.pkl', Path(d) / 'out.pkl'
         a.write_bytes(pickle.dumps(dict(fn=fn, module=module, **kw)))
         r = subprocess.run([sys.executable, '-c', _SIDE, str(a), str(b), str(HERE)], capture_output=True, text=True, env=side_env(path), cwd=path)
-        if r.returncode: raise RuntimeError(f'{fn} failed on {path}:\n{r.stderr[-3000:]}')
+        if r.returncode:
+            last = next((l.strip() for l in reversed(r.stderr.splitlines()) if l.strip()), f'exit status {r.returncode}')
+            raise SideError(f'{fn} failed with the litebench of {named or path}: {last}')
         return pickle.loads(b.read_bytes())
 
 

@@ -166,7 +166,9 @@ def main(argv=None) -> int:
         except (FetchError, FileNotFoundError) as e:
             print(f'ERROR: {e}', file=sys.stderr); return 2
     print(plan(a, files), flush=True)
-    rep = report(a, files)
+    from latency import SideError
+    try: rep = report(a, files)
+    except SideError as e: print(f'ERROR: {e}', file=sys.stderr); return 1   # a side's process failed: its last words, not a traceback
     print(rep)
     a.out.parent.mkdir(parents=True, exist_ok=True)
     title = f'{a.what.capitalize().replace("-", " ")} benchmark' + (', paired' if a.what == 'scale' and a.before else '')

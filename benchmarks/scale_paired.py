@@ -48,12 +48,12 @@ def side_search(root: str, path: str, queries: list, qvecs, warmup: int = 5) -> 
     s.close(); return out
 
 
-def one_pass(side: Path, tmp: Path, files: list, k: int, enc, queries: list, qvecs) -> dict:
-    "Build, then search, the `k`× store with the checkout `side`'s code; the store is removed after."
+def one_pass(side: Path, name: str, tmp: Path, files: list, k: int, enc, queries: list, qvecs) -> dict:
+    "Build, then search, the `k`× store with the checkout `side`'s code (`name`: the commit it is); the store is removed after."
     d = Path(tempfile.mkdtemp(dir=tmp)); path = d / 'scale.sqlite'
     try:
-        b = on_side(side, 'side_build', module='scale_paired', root=str(side), files=files, k=k, enc=enc, path=str(path))
-        return b | on_side(side, 'side_search', module='scale_paired', root=str(side), path=str(path), queries=queries, qvecs=qvecs)
+        b = on_side(side, 'side_build', module='scale_paired', named=name, root=str(side), files=files, k=k, enc=enc, path=str(path))
+        return b | on_side(side, 'side_search', module='scale_paired', named=name, root=str(side), path=str(path), queries=queries, qvecs=qvecs)
     finally: shutil.rmtree(d, ignore_errors=True)
 
 
@@ -70,7 +70,7 @@ def scale_paired(files, sizes=(64,), n_queries: int = 300, before: str = 'HEAD',
         for k in sizes:
             for r in range(repeats):
                 order = ('before', 'after') if r % 2 == 0 else ('after', 'before')
-                runs[k].append({side: one_pass(sides[side], tmp, files, k, enc, queries, qvecs) for side in order})
+                runs[k].append({side: one_pass(sides[side], names[side], tmp, files, k, enc, queries, qvecs) for side in order})
     return dict(sizes=list(sizes), repeats=repeats, queries=len(queries), sides=names, runs=runs, machine=machine())
 
 

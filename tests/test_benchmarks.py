@@ -232,6 +232,9 @@ def test_scale_paired_mistakes(tmp_path):
                        (['--before', 'no-such-commit'], 'ERROR: --before no-such-commit: neither a commit of')):
         r = run('scale', *args, cwd=tmp_path)
         assert r.returncode == 2 and r.stderr.startswith(says) and len(r.stderr.splitlines()) == 1, r.stderr
+    r = run('scale', '--sizes', 1, '--queries', 3, '--before', 'cedfef9', cwd=tmp_path)      # the first commit: no tree store yet
+    assert r.returncode == 1 and len(r.stderr.splitlines()) == 1, r.stderr
+    assert re.fullmatch(r"ERROR: side_build failed with the litebench of cedfef9: \w*Error: .+\n", r.stderr), r.stderr      # the commit named, and its process's last words
 
 
 def test_scale_widths(monkeypatch):
