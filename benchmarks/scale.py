@@ -3,8 +3,8 @@
 What is measured, per size (each in a fresh process, so nothing is warm but the OS page cache):
 - build: a fresh store file, `add_doc` for every (replicated) document, then `close`, which leaves the version's search
   files (arrays, postings, the default leg's HNSW index above `exact_below`). Embedding is excluded: every text's LSA vector is computed once
-  beforehand (`stores.Precomputed`); a replica's few texts not seen before are embedded and counted. The HNSW index's
-  share of the build is timed apart.
+  beforehand (`stores.Precomputed`); a replica's few texts not seen before are embedded and counted. Its phases are timed apart
+  (`PHASES`: tree, chunks, sync, postings read back, HNSW index).
 - open + first query: a new process opens the store and answers one `doc_search`.
 - doc_search p50/p95 (kw 'any') and p50 (kw 'all'), the query vector given.
 - bytes on disk per chunk: every file of the store (SQLite, WAL, saved arrays, HNSW), beyond the chunks' text, and at the
@@ -46,20 +46,31 @@ def replicas(docs, k: int) -> list:
     return [Pages([p._replace(doc=named(d, i)) for p in d], named(d, i), getattr(d, 'outline', ()), getattr(d, 'warnings', ())) for i in range(k) for d in docs]
 
 
+PHASES = {'tree': ('litebench.treestore', 'build_tree'), 'chunks': ('litebench.treestore', 'node_chunks'),   # a build's phases: where each one's function is found
+          'sync': ('litebench.store', 'FlatStore.sync'), 'postings': ('litebench.store', 'postings_arrays'), 'hnsw': ('litebench.store', 'FlatStore._hnsw')}
+
+
 def build(docs, enc, path) -> dict:
-    "Build the store at `path` from `docs` and close it: seconds (and of them, the HNSW index's), chunks, texts embedded."
-    from litebench.store import FlatStore
-    before, hnsw, make = enc.misses, [], getattr(FlatStore, '_hnsw', None)   # (a checkout from before HNSW indexes has none)
-    def timed(*a, **kw):
-        t = time.perf_counter(); idx = make(*a, **kw); hnsw.append(time.perf_counter() - t); return idx
-    if make: FlatStore._hnsw = timed                                          # the index builds, timed
+    "Build the store at `path` from `docs` and close it: seconds, and of them each of `PHASES`' (None where the checkout lacks it), chunks, texts embedded."
+    import importlib
+    before, spent, undo = enc.misses, {k: None for k in PHASES}, []
+    for k, (mod, name) in PHASES.items():                                    # each phase's function, timed while the store is built
+        *up, attr = name.split('.'); owner = importlib.import_module(mod)
+        for u in up: owner = getattr(owner, u)
+        f = getattr(owner, attr, None)
+        if f is None: continue                                                # (a checkout from before HNSW indexes has none)
+        def timed(*a, _f=f, _k=k, **kw):
+            t = time.perf_counter()
+            try: return _f(*a, **kw)
+            finally: spent[_k] += time.perf_counter() - t
+        spent[k] = 0.0; setattr(owner, attr, timed); undo.append((owner, attr, f))
     try:
         t0 = time.perf_counter(); s = TreeStore(path, enc)
         for d in docs: s.add_doc(d)
         n = len(s); s.close()
     finally:
-        if make: FlatStore._hnsw = make
-    return dict(build_s=time.perf_counter() - t0, hnsw_s=sum(hnsw) if make else None, chunks=n, embedded=enc.misses - before)
+        for owner, attr, f in undo: setattr(owner, attr, f)
+    return dict(build_s=time.perf_counter() - t0, hnsw_s=spent['hnsw'], phases=spent, chunks=n, embedded=enc.misses - before)
 
 
 def recall_at(got, s: np.ndarray, k: int = 10) -> float:
@@ -225,6 +236,14 @@ def scale_report(r: dict) -> str:
     if any(x.get('hnsw_s') for x in rows):
         L += ['', 'Of the build, the HNSW index (built at close above `exact_below`): ' + '; '.join(f"{x['k']}× {x['hnsw_s']:.1f} s" for x in rows if 'hnsw_s' in x)
                   + '. Without it, the build is ' + '; '.join(f"{(x['build_s'] - x['hnsw_s']) / x['chunks'] * 1e5:.1f} s per 100k at {x['k']}×" for x in rows if 'hnsw_s' in x) + '.']
+    if all(x.get('phases') for x in rows):
+        L += ['', "The build by phase, seconds per 100k chunks (each phase's function timed while the store is built): the tree (`build_tree`), the chunks (`node_chunks`), "
+                  "the sync (`FlatStore.sync`: SQLite's rows and the tree's nodes, the FTS5 index and its commit), reading the postings back from FTS5 at close (`postings_arrays`), "
+                  "the HNSW index, and the rest (opening the store, each document's text and heading paths, reading the snapshot and saving its arrays at close):", '',
+              '| size | chunks | tree | chunks | sync | postings | HNSW | rest | build |', '|---|---|---|---|---|---|---|---|---|']
+        per = lambda x, v: f"{v / x['chunks'] * 1e5:.1f}"
+        L += [f"| {x['k']}× | {x['chunks']:,} | " + ' | '.join(per(x, x['phases'][k] or 0.0) for k in PHASES)
+              + f" | {per(x, x['build_s'] - sum(v or 0.0 for v in x['phases'].values()))} | {per(x, x['build_s'])} |" for x in rows]
     if len(rows) > 1:
         a, z = rows[0], rows[-1]
         L += ['', f"Build growth from {a['chunks']:,} to {z['chunks']:,} chunks: {z['build_s'] / a['build_s']:.1f}× the time for {z['chunks'] / a['chunks']:.1f}× the chunks "

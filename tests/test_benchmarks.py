@@ -205,8 +205,12 @@ def test_scale(tmp_path):
     assert r.stdout.startswith('scale benchmark: 9 PDFs from the default corpus, 1 repeat, sizes 1×, 5 queries; report: ')
     md = out.read_text()
     assert md.startswith(f'# Scale benchmark\n\nMade by `python benchmarks/run.py scale --repeats 1 --queries 5 --sizes 1 --out {out}`.')
-    rows = table(md.split('\n\n| component |')[0])                           # the size table; the bytes by component follow it
+    tables = [b for b in md.split('\n\n') if b.startswith('| ')]              # the sizes, the build by phase, the bytes by component
+    rows, phases = table(tables[0]), table(tables[1])
     assert len(rows) == 1 and rows[0][0] == '1×' and len(rows[0]) == 10 and rows[0][9].startswith('1,449, 0.3 s'), rows
+    assert tables[1].startswith('| size | chunks | tree | chunks | sync | postings | HNSW | rest | build |') and len(phases) == 1 and phases[0][:2] == ['1×', '1,449'], phases
+    parts = [float(c) for c in phases[0][2:8]]
+    assert phases[0][8] == rows[0][3] and abs(sum(parts) - float(phases[0][8])) < 0.5 and parts[4] == 0 and min(parts[:4]) > 0, phases   # the phases add up to the build; no HNSW index below exact_below
     parts = dict(table('| component |' + md.split('\n\n| component |')[1].split('\n\n')[0]))
     assert {'SQLite chunks', 'snapshot vectors', 'snapshot postings'} <= set(parts) and all(int(v) > 0 for v in parts.values()), parts
     assert 'Targets: open + first query < 1.0 s at 100k chunks' in md and '1M-vector search: not run' in md and 'HNSW recall@10 against exact search' in md
