@@ -103,7 +103,7 @@ def paired_report(r: dict) -> str:
             b, a = med(runs, 'before', f), med(runs, 'after', f)
             cells.append(f"{b:.{d}f} / {a:.{d}f} / {a / b:.2f}" if b else f"{b:.{d}f} / {a:.{d}f} / –")
         L.append(f"| {k}× | {chunks:,} | " + ' | '.join(cells) + ' |')
-    L += ['', 'Every repeat (which side ran first, in brackets), each side's build s, open + first s and doc_search p50 / p95 ms; then how many of the '
+    L += ['', 'Every repeat (which side ran first, in brackets), for each side: build s, open + first s and doc_search p50 / p95 ms; then how many of the '
               f'{n} queries get the same hits (documents, offsets, nodes, ranks, scores) before and after, and on each side as in its first repeat:', '',
           '| size | repeat | before | after | same hits (up to copies), before and after | before as in repeat 1 | after as in repeat 1 |', '|---|---|---|---|---|---|---|']
     for k in r['sizes']:
