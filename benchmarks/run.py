@@ -61,8 +61,8 @@ def shown(path: Path) -> str:
 
 def check(a) -> argparse.Namespace:
     "The arguments with paths made absolute; a `UsageError` for values no benchmark can run with."
-    paired = a.what == 'scale' and a.before is not None
-    a.repeats = (PAIRED_REPEATS if paired else REPEATS[a.what]) if a.repeats is None else a.repeats
+    a.paired = a.what == 'scale' and a.before is not None              # the scale benchmark against another commit
+    a.repeats = (PAIRED_REPEATS if a.paired else REPEATS[a.what]) if a.repeats is None else a.repeats
     a.queries = QUERIES.get(a.what, 100) if a.queries is None else a.queries
     a.before = BEFORE.get(a.what) if a.before is None else a.before
     if a.repeats < 1: raise UsageError(f'--repeats must be at least 1, got {a.repeats}')
@@ -76,10 +76,10 @@ def check(a) -> argparse.Namespace:
     if not a.sizes or min(a.sizes) < 1: raise UsageError(f'--sizes must be numbers >= 1, got {a.sizes!r}')
     if a.pdfs and not Path(a.pdfs).is_dir(): raise UsageError(f'--pdfs {a.pdfs}: no such folder')
     a.pdfs = Path(a.pdfs).resolve() if a.pdfs else None
-    a.out = Path(a.out).resolve() if a.out else default_out(a.what, paired)
+    a.out = Path(a.out).resolve() if a.out else default_out(a.what, a.paired)
     if a.out.is_dir(): raise UsageError(f'--out {a.out}: is a folder, not a file')
-    if paired and a.million: raise UsageError('--million measures this checkout alone: not with --before')
-    if a.what in ('latency', 'import') or paired:
+    if a.paired and a.million: raise UsageError('--million measures this checkout alone: not with --before')
+    if a.what in ('latency', 'import') or a.paired:
         from latency import before_ok
         if why := before_ok(a.before): raise UsageError(f'--before {why}')
     return a
@@ -91,13 +91,13 @@ def command(a) -> str:
     if a.pdfs: parts += ['--pdfs', shown(a.pdfs)]
     if a.what in QUERIES and a.queries != QUERIES[a.what]: parts += ['--queries', str(a.queries)]
     if a.what == 'store' and a.no_hnsw: parts += ['--no-hnsw']
-    if (a.what in BEFORE and a.before != BEFORE[a.what]) or (a.what == 'scale' and a.before): parts += ['--before', a.before]
+    if (a.what in BEFORE and a.before != BEFORE[a.what]) or a.paired: parts += ['--before', a.before]
     if a.what == 'latency' and a.no_cli: parts += ['--no-cli']
     if a.what == 'dask-ingest' and a.files != FILES: parts += ['--files', str(a.files)]
     if a.what == 'dask-ingest' and a.workers != [1, 2]: parts += ['--workers', ','.join(map(str, a.workers))]
     if a.what == 'scale' and a.sizes != [1, 4, 16, 64]: parts += ['--sizes', ','.join(map(str, a.sizes))]
     if a.what == 'scale' and a.million: parts += ['--million']
-    if a.out != default_out(a.what, a.what == 'scale' and a.before is not None): parts += ['--out', shown(a.out)]
+    if a.out != default_out(a.what, a.paired): parts += ['--out', shown(a.out)]
     return ' '.join(shlex.quote(p) if i else p for i, p in enumerate(parts))
 
 
@@ -120,7 +120,7 @@ def plan(a, files) -> str:
         line += f"; the dev questions (at most {a.queries}), ladder (7 configurations) and factorial (128), the leg cache on and off, encoder lsa"
     if a.what == 'scale':
         line += f", sizes {'/'.join(f'{k}×' for k in a.sizes)}, {a.queries} queries{', and 1M vectors' if a.million else ''}"
-        if a.before: line += f'; paired: before: {a.before}, after: this checkout, the sides alternating'
+        if a.paired: line += f'; paired: before: {a.before}, after: this checkout, the sides alternating'
     if a.what == 'latency':
         line += f", {a.queries} queries and their short variants; before: {a.before}, after: this checkout{'; commands not timed' if a.no_cli else ''}"
     return f'{line}; report: {shown(a.out)}'
@@ -143,7 +143,7 @@ def report(a, files) -> str:
     if a.what == 'latency':
         from latency import latency_speed, latency_report
         return latency_report(latency_speed(files, a.repeats, n_queries=a.queries, before=a.before, cli=not a.no_cli))
-    if a.what == 'scale' and a.before:
+    if a.paired:
         from scale_paired import scale_paired, paired_report
         return paired_report(scale_paired(files, a.sizes, a.queries, a.before, a.repeats))
     if a.what == 'scale':
@@ -171,7 +171,7 @@ def main(argv=None) -> int:
     except SideError as e: print(f'ERROR: {e}', file=sys.stderr); return 1   # a side's process failed: its last words, not a traceback
     print(rep)
     a.out.parent.mkdir(parents=True, exist_ok=True)
-    title = f'{a.what.capitalize().replace("-", " ")} benchmark' + (', paired' if a.what == 'scale' and a.before else '')
+    title = f'{a.what.capitalize().replace("-", " ")} benchmark' + (', paired' if a.paired else '')
     a.out.write_text(f'# {title}\n\nMade by `{command(a)}`.\n\n{rep}\n')
     print(f'wrote {shown(a.out)}')
     return 0

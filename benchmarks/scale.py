@@ -22,7 +22,7 @@ search (depth 50) timed per query at the same search widths, with its recall@10 
 the real queries' vectors. Gaussian vectors have no clusters, so their nearest neighbours nearly tie: a hard case for HNSW.
 The "before" numbers are the issue's, measured before saved snapshots."""
 from __future__ import annotations
-import hashlib, os, shutil, statistics, tempfile, time
+import hashlib, re, statistics, tempfile, time
 from pathlib import Path
 import numpy as np
 from litebench.treestore import TreeStore
@@ -39,10 +39,20 @@ BEFORE = {1: (1449, 0.3, 0.4, 0.53, 0.69, 0.76, 10), 4: (5796, 1.7, 1.4, 0.87, 1
 TARGETS = dict(open_s=1.0, build_s_per_100k=20.0, disk_kb=2.0, p50_100k_ms=2.0, p50_1m_ms=10.0)
 
 
+def copy_name(doc: str, i: int) -> str:
+    "The name of the `i`-th copy of the document `doc` (`name~i.pdf`; the first copy, 0, keeps its name)."
+    return f'{doc[:-4]}~{i}.pdf' if i else doc
+
+
+def original(doc: str) -> str:
+    "The document a copy's name (`copy_name`) was made from."
+    return re.sub(r'~\d+\.pdf$', '.pdf', doc)
+
+
 def replicas(docs, k: int) -> list:
-    "The documents (`Pages`) `k` times, each copy's pages under a distinct name (`name~i.pdf`; the first copy keeps its name), with its outline."
+    "The documents (`Pages`) `k` times, each copy's pages under a distinct name (`copy_name`), with its outline."
     from litebench.pdf import Pages
-    named = lambda d, i: f'{d[0].doc[:-4]}~{i}.pdf' if i else d[0].doc
+    named = lambda d, i: copy_name(d[0].doc, i)
     return [Pages([p._replace(doc=named(d, i)) for p in d], named(d, i), getattr(d, 'outline', ()), getattr(d, 'warnings', ())) for i in range(k) for d in docs]
 
 
@@ -70,7 +80,7 @@ def build(docs, enc, path) -> dict:
         n = len(s); s.close()
     finally:
         for owner, attr, f in undo: setattr(owner, attr, f)
-    return dict(build_s=time.perf_counter() - t0, hnsw_s=spent['hnsw'], phases=spent, chunks=n, embedded=enc.misses - before)
+    return dict(build_s=time.perf_counter() - t0, phases=spent, chunks=n, embedded=enc.misses - before)
 
 
 def recall_at(got, s: np.ndarray, k: int = 10) -> float:
@@ -109,9 +119,15 @@ def index_types(M: np.ndarray, qvecs, k: int = 10, depth: int = 50, types=('f32'
     return dict(types=out, repeats=repeats, n=len(M))
 
 
+def open_first(path, q: str, qvec) -> tuple:
+    "(the store at `path`, opened read-only; seconds to open it and answer `doc_search` for `q`, together)."
+    t0 = time.perf_counter(); s = TreeStore(path, readonly=True); s.doc_search(q, qvec=qvec)
+    return s, time.perf_counter() - t0
+
+
 def open_and_search(path, queries, qvecs, warmup: int = 5) -> dict:
     "Open the store, answer the first query (timed together), then each query's doc_search time, kw 'any' and kw 'all'; the HNSW index's recall@10."
-    t0 = time.perf_counter(); s = TreeStore(path, readonly=True); s.doc_search(queries[0], qvec=qvecs[0]); first = time.perf_counter() - t0
+    s, first = open_first(path, queries[0], qvecs[0])
     args = list(zip(queries, qvecs))
     out = dict(open_first_s=first, any=ms_stats(time_calls(lambda q, v: s.doc_search(q, qvec=v), args, warmup)),
                all=ms_stats(time_calls(lambda q, v: s.doc_search(q, qvec=v, kw='all'), args, warmup)), text_bytes=sum(len(c.text.encode()) for c in s.mem.chunks),
@@ -233,9 +249,6 @@ def scale_report(r: dict) -> str:
                  f"{x['any']['median_ms']:.2f} / {x['any']['p95_ms']:.2f} | {x['all']['median_ms']:.2f} | {x['disk_bytes'] / 1e6:.0f} | {beyond:.1f} | "
                  + (f"{b[0]:,}, {b[1]} s, {b[2]} s, {b[3]}/{b[4]} ms, {b[5]} ms, {b[6]} MB |" if b else '– |'))
     rows = r['rows']
-    if any(x.get('hnsw_s') for x in rows):
-        L += ['', 'Of the build, the HNSW index (built at close above `exact_below`): ' + '; '.join(f"{x['k']}× {x['hnsw_s']:.1f} s" for x in rows if 'hnsw_s' in x)
-                  + '. Without it, the build is ' + '; '.join(f"{(x['build_s'] - x['hnsw_s']) / x['chunks'] * 1e5:.1f} s per 100k at {x['k']}×" for x in rows if 'hnsw_s' in x) + '.']
     if all(x.get('phases') for x in rows):
         L += ['', "The build by phase, seconds per 100k chunks (each phase's function timed while the store is built): the tree (`build_tree`), the chunks (`node_chunks`), "
                   "the sync (`FlatStore.sync`: SQLite's rows and the tree's nodes, the FTS5 index and its commit), reading the postings back from FTS5 at close (`postings_arrays`), "

@@ -14,16 +14,17 @@ side's median over the repeats and the after/before ratios, every repeat's numbe
 same: before against after in each repeat, and each side against its own first repeat (a store above `exact_below`
 searches an HNSW graph built on every core, which differs from build to build: that is the floor of the comparison)."""
 from __future__ import annotations
-import hashlib, re, shutil, statistics, tempfile, time
+import hashlib, shutil, statistics, tempfile
 from pathlib import Path
 import numpy as np
 from timing import time_calls, ms_stats
 from latency import checkout, described, git, on_side, own_litebench, read_docs, ROOT
+from scale import original
 
 
 def digest(hits, copies: bool = False) -> str:
     "A digest of a result list: each hit's document, offsets, node, rank and scores, exactly; with `copies`, any copy of a document as good as another (its name without the replica's `~i`, no node)."
-    doc = (lambda h: re.sub(r'~\d+\.pdf$', '.pdf', h.chunk.doc)) if copies else (lambda h: h.chunk.doc)
+    doc = (lambda h: original(h.chunk.doc)) if copies else (lambda h: h.chunk.doc)
     key = [(doc(h), h.chunk.start, h.chunk.end, None if copies else h.chunk.node, h.rank, repr(h.score), repr(h.kw_score), repr(h.vec_score)) for h in hits]
     return hashlib.sha1(repr(key).encode()).hexdigest()
 
@@ -38,8 +39,8 @@ def side_build(root: str, files: list, k: int, enc, path: str) -> dict:
 def side_search(root: str, path: str, queries: list, qvecs, warmup: int = 5) -> dict:
     "One side's search numbers on the store at `path` (in a fresh process of the checkout `root`): open + first query, doc_search ms per query, each query's hits' digest."
     own_litebench(root)
-    from litebench.treestore import TreeStore
-    t0 = time.perf_counter(); s = TreeStore(path, readonly=True); s.doc_search(queries[0], qvec=qvecs[0]); first = time.perf_counter() - t0
+    from scale import open_first
+    s, first = open_first(path, queries[0], qvecs[0])
     args = list(zip(queries, qvecs))
     ms = time_calls(lambda q, v: s.doc_search(q, qvec=v), args, warmup)
     if hasattr(s, 'forget_legs'): s.forget_legs()                            # the digests from fresh legs, as timed
@@ -91,7 +92,7 @@ def paired_report(r: dict) -> str:
     "The markdown report: per size, each side's medians and the ratios; every repeat; how many queries' hits are the same."
     n, reps = r['queries'], r['repeats']
     med = lambda runs, side, f: statistics.median(f(x[side]) for x in runs)
-    cols = [('build (s)', lambda x: x['build_s'], 1), ('HNSW of it (s)', lambda x: x['hnsw_s'] or 0.0, 1), ('open + first query (s)', lambda x: x['open_first_s'], 2),
+    cols = [('build (s)', lambda x: x['build_s'], 1), ('HNSW of it (s)', lambda x: x['phases']['hnsw'] or 0.0, 1), ('open + first query (s)', lambda x: x['open_first_s'], 2),
             ('doc_search p50 (ms)', lambda x: x['search']['median_ms'], 2), ('p95 (ms)', lambda x: x['search']['p95_ms'], 2), ('mean (ms)', lambda x: x['search']['mean_ms'], 2)]
     L = [f"Before: `{r['sides']['before']}`; after: this checkout, `{r['sides']['after']}`. {reps} repeat{'s' if reps != 1 else ''} per size, the sides alternating; "
          f"medians over the repeats, and after / before (below 1: the after side is faster or smaller).", '',

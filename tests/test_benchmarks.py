@@ -269,6 +269,17 @@ def test_index_types(monkeypatch):
     assert '| size | chunks | f32 | i8 |' in md and f"| 64× | 2,000 | {f32['build_s']:.1f} s, {f32['bytes_per_vector']:.0f} B" in md, md
 
 
+def test_copy_names(pdfs, monkeypatch):
+    "Every replica's name leads back to its document (the paired report's count of the same hits up to copies rests on it), and no two copies share a name."
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    from scale import replicas, original
+    from litebench.pdf import pdf_pages
+    docs = [pdf_pages(f) for f in sorted(pdfs.glob('*.pdf'))]
+    copies = replicas(docs, 3)
+    assert [original(c[0].doc) for c in copies] == [d[0].doc for d in docs] * 3 and len({c[0].doc for c in copies}) == 3 * len(docs)
+    assert all({p.doc for p in c} == {c[0].doc} for c in copies)
+
+
 def test_replicated_postings(pdfs, monkeypatch):
     "The 1M keyword row's postings, made by replicating a store's, rank as a store of the replicated documents does: the same scores and terms held."
     monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
