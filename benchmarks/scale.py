@@ -20,9 +20,11 @@ here), an HNSW index as the store builds it but with a narrower insertion search
 store's build would take the better part of an hour on two shared cores), kept in `data/cache` once built; the vector leg's
 search (depth 50) timed per query at the same search widths, with its recall@10 against exact search for
 the real queries' vectors. Gaussian vectors have no clusters, so their nearest neighbours nearly tie: a hard case for HNSW.
+With numba installed (the `fast` extra), the keyword leg's two kernels side by side (`store.KW_KERNEL`: numpy, compiled): each store's
+doc_search, and the 1M-row keyword leg, timed with each, alternating, with the queries whose answers are the same.
 The "before" numbers are the issue's, measured before saved snapshots."""
 from __future__ import annotations
-import hashlib, re, statistics, tempfile, time
+import hashlib, importlib.util, re, statistics, tempfile, time
 from pathlib import Path
 import numpy as np
 from litebench.treestore import TreeStore
@@ -125,6 +127,21 @@ def open_first(path, q: str, qvec) -> tuple:
     return s, time.perf_counter() - t0
 
 
+def kernel_sides(timed, answer, args, rounds: int = 3) -> dict | None:
+    "`timed(*a)` for each `a` of `args` with the keyword leg's numpy kernel and its compiled one (`store.KW_KERNEL`), alternating `rounds` times: the median over rounds of each's p50 and p95, and for how many of `args` `answer(*a)` is the same with both. None without numba."
+    if importlib.util.find_spec('numba') is None: return None
+    keep = lstore.KW_KERNEL; lstore.KW_KERNEL = 'numba'; lstore.kernels(1)     # compiled (or read from numba's cache) before any timing
+    runs, said = {'numpy': [], 'numba': []}, {}
+    try:
+        for _ in range(rounds):
+            for k in runs: lstore.KW_KERNEL = k; runs[k].append(ms_stats(time_calls(timed, args, 0)))
+        for k in runs: lstore.KW_KERNEL = k; said[k] = [answer(*a) for a in args]
+    finally: lstore.KW_KERNEL = keep
+    med = lambda k, f: statistics.median(x[f] for x in runs[k])
+    return dict(rounds=rounds, **{k: dict(median_ms=med(k, 'median_ms'), p95_ms=med(k, 'p95_ms')) for k in runs},
+                same=sum(a == b for a, b in zip(said['numpy'], said['numba'])), n=len(args))
+
+
 def open_and_search(path, queries, qvecs, warmup: int = 5) -> dict:
     "Open the store, answer the first query (timed together), then each query's doc_search time, kw 'any' and kw 'all'; the HNSW index's recall@10."
     s, first = open_first(path, queries[0], qvecs[0])
@@ -133,6 +150,8 @@ def open_and_search(path, queries, qvecs, warmup: int = 5) -> dict:
                all=ms_stats(time_calls(lambda q, v: s.doc_search(q, qvec=v, kw='all'), args, warmup)), text_bytes=sum(len(c.text.encode()) for c in s.mem.chunks),
                hnsw=hnsw_recall(s, qvecs))
     if s.mem.hnsw is not None: out['types'] = index_types(np.asarray(s.mem.C, np.float32), qvecs)
+    fresh = lambda q, v: (s.forget_legs(), s.doc_search(q, qvec=v))[1]                          # each call computes its legs afresh
+    out['kernels'] = kernel_sides(fresh, fresh, args)
     s.close(); return out
 
 
@@ -224,9 +243,11 @@ def million_keyword(docs, enc, queries, n: int = 1_000_000, warmup: int = 5) -> 
         k = -(-n // len(s)); P = s.mem.postings
         t0 = time.perf_counter(); R = replicated_postings(P, k); make_s = time.perf_counter() - t0
         m = SimpleNamespace(postings=R, n=R.n, df={t: c * k for t, c in s.mem.df.items()})
-        ms = time_calls(lambda q: _kw_memory(m, q, 'any', True, 50, None, 0.2, 3), [(q,) for q in queries], warmup)
+        leg = lambda q: _kw_memory(m, q, 'any', True, 50, None, 0.2, 3)
+        ms = time_calls(leg, [(q,) for q in queries], warmup)
+        kernels = kernel_sides(leg, leg, [(q,) for q in queries], rounds=2)
         s.close()
-    return dict(rows=R.n, copies=k, postings=len(R.idx), make_s=make_s, search=ms_stats(ms), queries=len(queries))
+    return dict(rows=R.n, copies=k, postings=len(R.idx), make_s=make_s, search=ms_stats(ms), queries=len(queries), kernels=kernels)
 
 
 def scale_speed(files, sizes=(1, 4, 16, 64), n_queries: int = 900, do_million: bool = False) -> dict:
@@ -261,6 +282,15 @@ def scale_report(r: dict) -> str:
         a, z = rows[0], rows[-1]
         L += ['', f"Build growth from {a['chunks']:,} to {z['chunks']:,} chunks: {z['build_s'] / a['build_s']:.1f}× the time for {z['chunks'] / a['chunks']:.1f}× the chunks "
                   f"(linear within 2×: {'met' if z['build_s'] / a['build_s'] <= 2 * z['chunks'] / a['chunks'] else '**not met**'})."]
+    kk = [x for x in rows if x.get('kernels')]
+    if kk:
+        L += ['', f"The keyword leg's kernels (`store.KW_KERNEL`), side by side on each store: `doc_search` (kw 'any') with numpy's and with the compiled one (numba, the `fast` extra), "
+                  f"each call's legs computed afresh, the kernels alternating {kk[0]['kernels']['rounds']} times over the queries; medians over the rounds. "
+                  "The tables above use the store's default, 'auto': numpy below `KW_COMPILED_FROM` rows, the compiled kernel from there once loaded:", '',
+              '| size | chunks | numpy p50 / p95 (ms) | compiled p50 / p95 (ms) | p50 ratio | same hits |', '|---|---|---|---|---|---|']
+        L += [f"| {x['k']}× | {x['chunks']:,} | {x['kernels']['numpy']['median_ms']:.2f} / {x['kernels']['numpy']['p95_ms']:.2f} | {x['kernels']['numba']['median_ms']:.2f} / {x['kernels']['numba']['p95_ms']:.2f} | "
+              f"{x['kernels']['numba']['median_ms'] / x['kernels']['numpy']['median_ms']:.2f}× | {x['kernels']['same']} of {x['kernels']['n']} |" for x in kk]
+    elif rows: L += ['', "The keyword leg's compiled kernel: not measured (numba is not installed: the `fast` extra)."]
     L += ['', f"Targets: open + first query < {TARGETS['open_s']} s at 100k chunks; build linear, ≲{TARGETS['build_s_per_100k']:.0f} s per 100k chunks; "
               f"≲{TARGETS['disk_kb']} KB per chunk on disk beyond the text; doc_search p50 < {TARGETS['p50_100k_ms']} ms at 100k and < {TARGETS['p50_1m_ms']} ms at 1M."]
     z = rows[-1]
@@ -295,5 +325,8 @@ def scale_report(r: dict) -> str:
         L += ['', f"1M-chunk keyword leg (the corpus's postings {k['copies']}× over: {k['rows']:,} rows, {k['postings']:,} postings; `doc_search`'s keyword leg alone, kw 'any', depth 50, "
                   f"{k['queries']} queries): p50 / p95 {k['search']['median_ms']:.2f} / {k['search']['p95_ms']:.2f} ms. A 1M-chunk store was not built (about 40 min and 12 GB here): "
                   "with the vector leg's time above and fusion and spans (about 1 ms at every size above), this is the better part of what `doc_search` would take at 1M chunks."]
+        c = k.get('kernels')
+        if c: L[-1] += (f" Its kernels side by side (alternating {c['rounds']} times, medians): numpy p50 / p95 {c['numpy']['median_ms']:.2f} / {c['numpy']['p95_ms']:.2f} ms, "
+                        f"compiled {c['numba']['median_ms']:.2f} / {c['numba']['p95_ms']:.2f} ms ({c['numba']['median_ms'] / c['numpy']['median_ms']:.2f}×), the same leg for {c['same']} of {c['n']} queries.")
     L += ['', f"{r['queries']} queries (verbatim sentences and their short variants), query vectors given. Machine: {r['machine']}."]
     return '\n'.join(L)

@@ -18,11 +18,11 @@ from .encode import one_thread, window_of
 
 # %% auto #0
 __all__ = ['TOKENIZE', 'PAGE_SIZE', 'PATH_SEP', 'CACHE_FORMAT', 'HNSW_WIDTH', 'HNSW_DTYPE', 'HNSW_THREADS', 'KW_MODES',
-           'TERM_CACHE', 'MODES', 'FUSIONS', 'LEG_CACHE', 'check_weights', 'rrf', 'minmax', 'tier_by_held',
-           'valid_text', 'fts_tokens', 'fts_terms', 'query_terms', 'fts_query', 'StoreError', 'FlatStore', 'path_col',
-           'path_of', 'SyncReport', 'read_chunks', 'Snapshot', 'Rows', 'mapped', 'usearch_index', 'hnsw_top', 'Indexes',
-           'common_terms', 'Leg', 'postings_arrays', 'Postings', 'positive_int', 'window', 'lexical', 'Windows',
-           'windows_of']
+           'KW_KERNEL', 'KW_COMPILED_FROM', 'TERM_CACHE', 'MODES', 'FUSIONS', 'LEG_CACHE', 'check_weights', 'rrf',
+           'minmax', 'tier_by_held', 'valid_text', 'fts_tokens', 'fts_terms', 'query_terms', 'fts_query', 'StoreError',
+           'FlatStore', 'path_col', 'path_of', 'SyncReport', 'read_chunks', 'Snapshot', 'Rows', 'mapped',
+           'usearch_index', 'hnsw_top', 'Indexes', 'common_terms', 'Leg', 'postings_arrays', 'Postings', 'Kernels',
+           'kernels', 'positive_int', 'window', 'lexical', 'Windows', 'windows_of']
 
 # %% ../nbs/06_store.ipynb #9889a8b5
 def _real(x) -> bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
@@ -692,6 +692,56 @@ class Postings:
         self.vocab, self.off, self.idx, self.tt, self.tc, self.dl, self.n = a['vocab'], a['off'], a['idx'], a['tt'], a['tc'], a['dl'], n
         self.norm = 1.2 * (1 - 0.75 + 0.75 * self.dl / max(self.dl.mean(), 1e-9)) if n else self.dl
 
+# %% ../nbs/06_store.ipynb #a7c1e0d2
+KW_KERNEL = 'auto'          # the 'any' keyword leg's adding and picking: 'numba' (compiled; the `fast` extra), 'numpy', or 'auto': numba when installed, from `KW_COMPILED_FROM` rows
+KW_COMPILED_FROM = 20_000   # rows from which 'auto' uses the compiled kernel
+
+def _add_to(s, rows, w):
+    "`s[rows[j]] += w[j]` for each `j` in order (compiled by `kernels`)."
+    for j in range(len(rows)): s[rows[j]] += w[j]
+
+def _best_nonzero(s, mask, depth):
+    "Positions of the `depth` best nonzero scores of `s` (only where `mask` is set, unless it is empty), best first, ties by position, as `_best` orders them (compiled by `kernels`)."
+    top, at, k = np.empty(depth), np.empty(depth, np.int64), 0
+    for r in range(len(s)):
+        v = s[r]
+        if v == 0 or (len(mask) > 0 and not mask[r]) or (k == depth and v <= top[k - 1]): continue
+        p = min(k, depth - 1)                                   # the slot it enters: after the last, or the last's (which leaves)
+        while p > 0 and top[p - 1] < v: top[p], at[p] = top[p - 1], at[p - 1]; p -= 1
+        top[p], at[p] = v, r; k = min(k + 1, depth)
+    return at[:k]
+
+class Kernels(NamedTuple):
+    add: object    # `_add_to`, compiled
+    best: object   # `_best_nonzero`, compiled
+
+_compiled, _failed, _compiling = [], [], threading.Lock()
+
+def _compile():
+    "Compile the kernels (numba reads them from its cache after the first time) and run each on the kinds of arrays a search passes, so that no search compiles."
+    with _compiling:
+        if _compiled or _failed: return
+        try:
+            import numba
+            ks = Kernels(*(numba.njit(cache=True, nogil=True)(f) for f in (_add_to, _best_nonzero)))
+            ro = np.zeros(1, np.int32); ro.flags.writeable = False
+            for rows in (np.zeros(1, np.int32), ro): ks.add(np.zeros(1), rows, np.zeros(1))   # a term's rows: its own array, or a mapped file's (read-only)
+            ks.best(np.zeros(1), np.zeros(0, bool), 1); _compiled.append(ks)
+        except Exception as e: _failed.append(f'{type(e).__name__}: {e}')
+
+def kernels(n: int) -> Kernels | None:
+    "The compiled kernels for a keyword leg over `n` rows, or None for numpy's, as `KW_KERNEL` says. 'auto' never waits: the first search that wants them starts compiling them in a thread, and searches use numpy until they are ready."
+    if KW_KERNEL not in ('auto', 'numba', 'numpy'): raise ValueError(f"KW_KERNEL must be 'auto', 'numba' or 'numpy', got {KW_KERNEL!r}")
+    if KW_KERNEL == 'numpy' or (KW_KERNEL == 'auto' and n < KW_COMPILED_FROM): return None
+    if _compiled: return _compiled[0]
+    if not _failed and importlib.util.find_spec('numba') is None: _failed.append('numba is not installed: pip install "litebench[fast]"')
+    if KW_KERNEL == 'auto':
+        if not _failed and not _compiling.locked(): threading.Thread(target=_compile, name='litebench-kernels').start()
+        return None
+    _compile()
+    if _failed: raise StoreError(f"KW_KERNEL is 'numba' but the kernels cannot be compiled: {_failed[0]}")
+    return _compiled[0]
+
 # %% ../nbs/06_store.ipynb #67091802
 def _summed(rows: np.ndarray, w: np.ndarray) -> tuple:
     "(the distinct `rows`, ascending; the sum of `w` over each), each row's weights added in their order in `w`."
@@ -745,6 +795,10 @@ def tally(self: Postings, terms,  # the query's terms
     "(FTS5's bm25 of every row over `terms`, how many of `terms` each row holds)."
     parts = self._parts(terms, prefix, with_ctx)
     if not parts: return np.zeros(self.n), np.zeros(self.n, np.int64) if count else None
+    if not count and (k := kernels(self.n)) is not None:                  # compiled: each term's parts added in place, in the terms' order
+        s = np.zeros(self.n)
+        for r, _, w in parts: k.add(s, r, w)
+        return s, None
     rows = np.concatenate([p[0] for p in parts])                          # every term's rows, in the terms' order: bincount adds them in that order
     return np.bincount(rows, weights=np.concatenate([p[2] for p in parts]), minlength=self.n), np.bincount(rows, minlength=self.n) if count else None
 
@@ -799,9 +853,11 @@ def _kw_memory(m, q: str, mode: str, with_ctx: bool, depth: int, mask, max_df: f
     if not ts: return Leg([], [], mode)
     if mode == 'any':                                                  # ranked by bm25: the terms held counted for the best rows alone
         s = m.postings.tally(ts, True, with_ctx, count=False)[0]       # every row's bm25: > 0 where it holds a term (every part is > 0)
-        if mask is not None: s = s * mask
-        if (hit := np.count_nonzero(s)) > depth and hit * 8 > len(s): i = _best(s, depth)   # many rows match: the best of all rows are rows that match
-        else: i = np.flatnonzero(s); i = i[_best(s[i], depth)]
+        if (k := kernels(m.n)) is not None: i = k.best(s, np.zeros(0, bool) if mask is None else mask, depth)
+        else:
+            if mask is not None: s = s * mask
+            if (hit := np.count_nonzero(s)) > depth and hit * 8 > len(s): i = _best(s, depth)   # many rows match: the best of all rows are rows that match
+            else: i = np.flatnonzero(s); i = i[_best(s[i], depth)]
         return Leg(i.tolist(), s[i].tolist(), mode, m.postings.held_by(ts, True, with_ctx, i).tolist(), len(ts))
     rows, s, held = m.postings.match(ts, mode != 'all', with_ctx, every=mode == 'all')   # the matching rows alone, ascending
     key = held * (s.max(initial=0.0) + 1) + s if mode == 'most' else s
