@@ -693,12 +693,36 @@ class Postings:
         self.norm = 1.2 * (1 - 0.75 + 0.75 * self.dl / max(self.dl.mean(), 1e-9)) if n else self.dl
 
 # %% ../nbs/06_store.ipynb #a7c1e0d2
-KW_KERNEL = 'auto'          # the 'any' keyword leg's adding and picking: 'numba' (compiled; the `fast` extra), 'numpy', or 'auto': numba when installed, from `KW_COMPILED_FROM` rows
+KW_KERNEL = 'auto'          # the 'any' keyword leg: 'numba' (compiled; the `fast` extra), 'numpy', or 'auto': numba when installed, from `KW_COMPILED_FROM` rows
 KW_COMPILED_FROM = 20_000   # rows from which 'auto' uses the compiled kernel
 
-def _add_to(s, rows, w):
-    "`s[rows[j]] += w[j]` for each `j` in order (compiled by `kernels`)."
-    for j in range(len(rows)): s[rows[j]] += w[j]
+def _bm25_parts(idx, tt, tc, a, b, with_ctx, norm, idf):
+    "The bm25 parts of one indexed term's postings `a:b` (rows `idx`, counts `tt` in the text, `tc` in the context), as `_part` computes them; and whether its rows ascend and each has a count, as they must for these to be `_part`'s (compiled by `kernels`)."
+    out, ok = np.empty(b - a), True
+    for j in range(a, b):
+        w = np.float64(tt[j]) + np.float64(tc[j]) if with_ctx else np.float64(tt[j])
+        ok = ok and w > 0 and (j == a or idx[j] > idx[j - 1])
+        out[j - a] = idf * w * 2.2 / (w + norm[idx[j]])
+    return out, ok
+
+def _summed_rows(idx, tt, tc, a, b, with_ctx, tf):
+    "Several indexed terms' postings `a:b` (a prefix's) summed per row into `tf` (zero before): the rows with a count, in the order first met (compiled by `kernels`)."
+    rows, c = np.empty(b - a, np.int64), 0
+    for j in range(a, b):
+        w = np.float64(tt[j]) + np.float64(tc[j]) if with_ctx else np.float64(tt[j])
+        if w > 0:
+            if tf[idx[j]] == 0: rows[c] = idx[j]; c += 1
+            tf[idx[j]] += w
+    return rows[:c]
+
+def _add_summed(s, held, rows, tf, norm, idf):
+    "Each of `rows` gets the bm25 part of the count `_summed_rows` left in `tf` (as `_part` computes it) added to `s`, and one more term `held`; `tf` is left zero (compiled by `kernels`)."
+    for r in rows:
+        x = tf[r]; s[r] += idf * x * 2.2 / (x + norm[r]); held[r] += 1; tf[r] = 0.0
+
+def _add_parts(s, held, rows, w):
+    "`s[rows[j]] += w[j]` and one more term `held` by `rows[j]`, for each `j` in order (compiled by `kernels`)."
+    for j in range(len(rows)): s[rows[j]] += w[j]; held[rows[j]] += 1
 
 def _best_nonzero(s, mask, depth):
     "Positions of the `depth` best nonzero scores of `s` (only where `mask` is set, unless it is empty), best first, ties by position, as `_best` orders them (compiled by `kernels`)."
@@ -712,8 +736,11 @@ def _best_nonzero(s, mask, depth):
     return at[:k]
 
 class Kernels(NamedTuple):
-    add: object    # `_add_to`, compiled
-    best: object   # `_best_nonzero`, compiled
+    parts: object          # one indexed term's bm25 parts
+    summed_rows: object    # a prefix's counts summed per row
+    add_summed: object     # their bm25 parts added to the scores
+    add: object            # parts at hand added to the scores
+    best: object           # the best rows
 
 _compiled, _failed, _compiling = [], [], threading.Lock()
 
@@ -723,9 +750,12 @@ def _compile():
         if _compiled or _failed: return
         try:
             import numba
-            ks = Kernels(*(numba.njit(cache=True, nogil=True)(f) for f in (_add_to, _best_nonzero)))
-            ro = np.zeros(1, np.int32); ro.flags.writeable = False
-            for rows in (np.zeros(1, np.int32), ro): ks.add(np.zeros(1), rows, np.zeros(1))   # a term's rows: its own array, or a mapped file's (read-only)
+            ks = Kernels(*(numba.njit(cache=True, nogil=True, error_model='numpy')(f) for f in (_bm25_parts, _summed_rows, _add_summed, _add_parts, _best_nonzero)))
+            for ro in (False, True):                             # postings in memory, or mapped from a snapshot's files (read-only)
+                a = [np.zeros(1, t) for t in (np.int32, np.float32, np.float32, np.float64)]
+                for x in a: x.flags.writeable = not ro
+                ks.parts(*a[:3], 0, 1, True, a[3], 1.0); ks.add(np.zeros(1), np.zeros(1, np.int32), a[0], np.zeros(1))
+                ks.add_summed(np.zeros(1), np.zeros(1, np.int32), ks.summed_rows(*a[:3], 0, 1, True, np.zeros(1)), np.ones(1), a[3], 1.0)
             ks.best(np.zeros(1), np.zeros(0, bool), 1); _compiled.append(ks)
         except Exception as e: _failed.append(f'{type(e).__name__}: {e}')
 
@@ -751,14 +781,18 @@ def _summed(rows: np.ndarray, w: np.ndarray) -> tuple:
     return r[first], np.add.reduceat(w[o], first)
 
 @patch
+def range_of(self: Postings, term: str, prefix: bool) -> tuple:
+    "The indexed terms `term` matches (with `prefix`, every one it begins), as a range `lo:hi` of `vocab`."
+    lo = bisect_left(self.vocab, term)
+    return lo, bisect_left(self.vocab, term + '\U0010ffff') if prefix else lo + (lo < len(self.vocab) and self.vocab[lo] == term)
+
+@patch
 def term_rows(self: Postings, term: str,  # the term
               prefix: bool,               # count every term it begins
               with_ctx: bool              # count the context column too
              ) -> tuple:
     "(the rows holding `term`, ascending; its count in each): in `text` or in both columns, every term it begins summed per row with `prefix`."
-    lo = bisect_left(self.vocab, term)
-    hi = bisect_left(self.vocab, term + '\U0010ffff') if prefix else lo + (lo < len(self.vocab) and self.vocab[lo] == term)
-    a, b = self.off[lo], self.off[hi]
+    lo, hi = self.range_of(term, prefix); a, b = self.off[lo], self.off[hi]
     rows, w = self.idx[a:b], np.add(self.tt[a:b], self.tc[a:b], dtype=np.float64) if with_ctx else self.tt[a:b].astype(np.float64)
     if hi - lo > 1 or (rows[1:] <= rows[:-1]).any():              # several terms (or rows out of order): summed per row, sorting few postings, counting many
         if 4 * len(rows) > self.n: w = np.bincount(rows, weights=w, minlength=self.n); rows = np.flatnonzero(w); w = w[rows]
@@ -766,25 +800,39 @@ def term_rows(self: Postings, term: str,  # the term
     keep = w > 0
     return (rows, w) if keep.all() else (rows[keep], w[keep])
 
+def _idf(n: int, df: int) -> float:
+    "FTS5's idf of a term `df` of `n` rows hold, floored at 10⁻⁶."
+    return max(np.log((n - df + 0.5) / (df + 0.5)), 1e-6)
+
 TERM_CACHE = 4_000_000   # rows of long terms kept per snapshot, most recently used first (0: none); 12 bytes a row
 
 @patch
-def _part(self: Postings, term: str, prefix: bool, with_ctx: bool) -> tuple:
-    "(`term`'s rows, its idf, its bm25 part in each row); kept for terms with many rows (the costly ones, and the common ones across queries) while among the `TERM_CACHE` most recently used rows."
+def _compiled_part(self: Postings, term: str, prefix: bool, with_ctx: bool, ks) -> tuple | None:
+    "`_part`'s numbers computed by the compiled kernels `ks`, for a term that is one indexed term (not the prefix of several) from its postings as they are; None otherwise, or when they are not as they should be."
+    lo, hi = self.range_of(term, prefix)
+    if hi - lo != 1: return None
+    a, b = self.off[lo], self.off[hi]; idf = _idf(self.n, int(b - a))
+    w, ok = ks.parts(self.idx, self.tt, self.tc, a, b, with_ctx, self.norm, idf)
+    return (self.idx[a:b], idf, w) if ok else None
+
+@patch
+def _part(self: Postings, term: str, prefix: bool, with_ctx: bool, ks=None) -> tuple:
+    "(`term`'s rows, its idf, its bm25 part in each row), by the compiled kernels `ks` where they can; kept for terms with many rows (the costly ones, and the common ones across queries) while among the `TERM_CACHE` most recently used rows."
     c, k = self.__dict__.setdefault('_kept', OrderedDict()), (term, prefix, with_ctx)
     if k in c: c.move_to_end(k); return c[k]
-    rows, tf = self.term_rows(term, prefix, with_ctx)
-    idf = max(np.log((self.n - len(rows) + 0.5) / (len(rows) + 0.5)), 1e-6)
-    got = (rows.astype(np.int32, copy=False), idf, idf * tf * 2.2 / (tf + self.norm[rows]))
-    if 64 * len(rows) > self.n and len(rows) <= TERM_CACHE:
-        c[k] = got; self.__dict__['_held'] = self.__dict__.get('_held', 0) + len(rows)
+    if (got := ks and self._compiled_part(term, prefix, with_ctx, ks)) is None:
+        rows, tf = self.term_rows(term, prefix, with_ctx)
+        idf = _idf(self.n, len(rows))
+        got = (rows.astype(np.int32, copy=False), idf, idf * tf * 2.2 / (tf + self.norm[rows]))
+    if 64 * len(got[0]) > self.n and len(got[0]) <= TERM_CACHE:
+        c[k] = got; self.__dict__['_held'] = self.__dict__.get('_held', 0) + len(got[0])
         while self._held > TERM_CACHE: self._held -= len(c.popitem(last=False)[1][0])
     return got
 
 @patch
-def _parts(self: Postings, terms, prefix: bool, with_ctx: bool) -> list:
-    "Per term of `terms`, in order: (its rows, its idf, its bm25 part in each row)."
-    return [self._part(t, prefix, with_ctx) for t in terms]
+def _parts(self: Postings, terms, prefix: bool, with_ctx: bool, ks=None) -> list:
+    "Per term of `terms`, in order: (its rows, its idf, its bm25 part in each row); by the compiled kernels `ks` where they can."
+    return [self._part(t, prefix, with_ctx, ks) for t in terms]
 
 @patch
 def tally(self: Postings, terms,  # the query's terms
@@ -795,10 +843,6 @@ def tally(self: Postings, terms,  # the query's terms
     "(FTS5's bm25 of every row over `terms`, how many of `terms` each row holds)."
     parts = self._parts(terms, prefix, with_ctx)
     if not parts: return np.zeros(self.n), np.zeros(self.n, np.int64) if count else None
-    if not count and (k := kernels(self.n)) is not None:                  # compiled: each term's parts added in place, in the terms' order
-        s = np.zeros(self.n)
-        for r, _, w in parts: k.add(s, r, w)
-        return s, None
     rows = np.concatenate([p[0] for p in parts])                          # every term's rows, in the terms' order: bincount adds them in that order
     return np.bincount(rows, weights=np.concatenate([p[2] for p in parts]), minlength=self.n), np.bincount(rows, minlength=self.n) if count else None
 
@@ -846,18 +890,40 @@ def bm25(self: Postings, terms,  # the query's terms
     ok = held == len(terms) if kw == 'all' else held > 0
     return np.where(ok, score, -np.inf)
 
+# %% ../nbs/06_store.ipynb #a7c1e0d6
+@patch
+def ranked_any(self: Postings, terms,  # the query's terms, each matching every term it begins
+               with_ctx: bool,         # count the context column too
+               depth: int,             # how many rows
+               mask,                   # the rows allowed (bool per row), or None: all
+               k: Kernels              # the compiled kernels (`kernels`)
+              ) -> tuple:
+    "(the `depth` rows of best bm25 over `terms` in 'any' mode, best first; their bm25; how many of `terms` each holds), compiled: `tally`'s numbers for those rows, with the terms held."
+    s, held = np.zeros(self.n), np.zeros(self.n, np.int32)
+    for t in terms:                                                     # in the terms' order: each row's parts added as `tally` adds them
+        lo, hi = self.range_of(t, True)
+        if hi - lo > 1 and (t, True, with_ctx) not in self.__dict__.get('_kept', {}):   # a prefix of several terms: each row's counts summed, then its part added
+            tf = self.__dict__.setdefault('_scratch', threading.local())                # (in a zeroed array of the thread's own)
+            if getattr(tf, 'a', None) is None: tf.a = np.zeros(self.n)
+            rows = k.summed_rows(self.idx, self.tt, self.tc, self.off[lo], self.off[hi], bool(with_ctx), tf.a)
+            if len(rows): k.add_summed(s, held, rows, tf.a, self.norm, _idf(self.n, len(rows)))
+        else: rows, _, w = self._part(t, True, with_ctx, k); k.add(s, held, rows, w)   # one term (or a prefix's parts kept): its parts
+    i = k.best(s, np.zeros(0, bool) if mask is None else mask, depth)
+    return i, s[i], held[i]
+
 # %% ../nbs/06_store.ipynb #7e11d2a1
 def _kw_memory(m, q: str, mode: str, with_ctx: bool, depth: int, mask, max_df: float, min_terms: int) -> Leg:
     "The keyword leg ranked in memory, in mode 'any', 'all' or 'most' (rows holding the most terms first, then by bm25)."
     ts = _terms(m, q, mode, max_df, min_terms)
     if not ts: return Leg([], [], mode)
+    if mode == 'any' and (k := kernels(m.n)) is not None:            # compiled
+        i, s, held = m.postings.ranked_any(ts, with_ctx, depth, mask, k)
+        return Leg(i.tolist(), s.tolist(), mode, held.tolist(), len(ts))
     if mode == 'any':                                                  # ranked by bm25: the terms held counted for the best rows alone
         s = m.postings.tally(ts, True, with_ctx, count=False)[0]       # every row's bm25: > 0 where it holds a term (every part is > 0)
-        if (k := kernels(m.n)) is not None: i = k.best(s, np.zeros(0, bool) if mask is None else mask, depth)
-        else:
-            if mask is not None: s = s * mask
-            if (hit := np.count_nonzero(s)) > depth and hit * 8 > len(s): i = _best(s, depth)   # many rows match: the best of all rows are rows that match
-            else: i = np.flatnonzero(s); i = i[_best(s[i], depth)]
+        if mask is not None: s = s * mask
+        if (hit := np.count_nonzero(s)) > depth and hit * 8 > len(s): i = _best(s, depth)   # many rows match: the best of all rows are rows that match
+        else: i = np.flatnonzero(s); i = i[_best(s[i], depth)]
         return Leg(i.tolist(), s[i].tolist(), mode, m.postings.held_by(ts, True, with_ctx, i).tolist(), len(ts))
     rows, s, held = m.postings.match(ts, mode != 'all', with_ctx, every=mode == 'all')   # the matching rows alone, ascending
     key = held * (s.max(initial=0.0) + 1) + s if mode == 'most' else s
