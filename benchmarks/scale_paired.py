@@ -39,8 +39,8 @@ def side_build(root: str, files: list, k: int, enc, path: str) -> dict:
 def side_search(root: str, path: str, queries: list, qvecs, warmup: int = 5) -> dict:
     "One side's search numbers on the store at `path` (in a fresh process of the checkout `root`): open + first query, doc_search ms per query, each query's hits' digest."
     own_litebench(root)
-    from scale import open_first
-    s, first = open_first(path, queries[0], qvecs[0])
+    from scale import open_first, kernels_loaded
+    s, first = open_first(path, queries[0], qvecs[0]); kernels_loaded()
     args = list(zip(queries, qvecs))
     ms = time_calls(lambda q, v: s.doc_search(q, qvec=v), args, warmup)
     if hasattr(s, 'forget_legs'): s.forget_legs()                            # the digests from fresh legs, as timed

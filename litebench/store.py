@@ -693,9 +693,6 @@ class Postings:
         self.norm = 1.2 * (1 - 0.75 + 0.75 * self.dl / max(self.dl.mean(), 1e-9)) if n else self.dl
 
 # %% ../nbs/06_store.ipynb #a7c1e0d2
-KW_KERNEL = 'auto'          # the 'any' keyword leg: 'numba' (compiled; the `fast` extra), 'numpy', or 'auto': numba when installed, from `KW_COMPILED_FROM` rows
-KW_COMPILED_FROM = 20_000   # rows from which 'auto' uses the compiled kernel
-
 def _bm25_parts(idx, tt, tc, a, b, with_ctx, norm, idf):
     "The bm25 parts of one indexed term's postings `a:b` (rows `idx`, counts `tt` in the text, `tc` in the context), as `_part` computes them; and whether its rows ascend and each has a count, as they must for these to be `_part`'s (compiled by `kernels`)."
     out, ok = np.empty(b - a), True
@@ -720,6 +717,7 @@ def _add_summed(s, held, rows, tf, norm, idf):
     for r in rows:
         x = tf[r]; s[r] += idf * x * 2.2 / (x + norm[r]); held[r] += 1; tf[r] = 0.0
 
+# %% ../nbs/06_store.ipynb #a7c1e0d9
 def _add_parts(s, held, rows, w):
     "`s[rows[j]] += w[j]` and one more term `held` by `rows[j]`, for each `j` in order (compiled by `kernels`)."
     for j in range(len(rows)): s[rows[j]] += w[j]; held[rows[j]] += 1
@@ -734,6 +732,11 @@ def _best_nonzero(s, mask, depth):
         while p > 0 and top[p - 1] < v: top[p], at[p] = top[p - 1], at[p - 1]; p -= 1
         top[p], at[p] = v, r; k = min(k + 1, depth)
     return at[:k]
+
+# %% ../nbs/06_store.ipynb #a7c1e0dc
+KW_KERNEL = 'auto'          # the 'any' keyword leg: 'numba' (compiled; the `fast` extra), 'numpy', or 'auto': numba when installed, from `KW_COMPILED_FROM` rows
+KW_COMPILED_FROM = 20_000   # rows from which 'auto' uses the compiled kernel
+
 
 class Kernels(NamedTuple):
     parts: object          # one indexed term's bm25 parts
