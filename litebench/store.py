@@ -717,6 +717,13 @@ def _add_summed(s, held, rows, tf, norm, idf):
     for r in rows:
         x = tf[r]; s[r] += idf * x * 2.2 / (x + norm[r]); held[r] += 1; tf[r] = 0.0
 
+def _summed_parts(rows, tf, norm, idf):
+    "The bm25 parts of `rows` for the counts `_summed_rows` left in `tf`, as `_part` computes them (for a prefix's parts to keep); `tf` is left zero (compiled by `kernels`)."
+    out = np.empty(len(rows))
+    for j in range(len(rows)):
+        r = rows[j]; x = tf[r]; out[j] = idf * x * 2.2 / (x + norm[r]); tf[r] = 0.0
+    return out
+
 # %% ../nbs/06_store.ipynb #a7c1e0d9
 def _add_parts(s, held, rows, w):
     "`s[rows[j]] += w[j]` and one more term `held` by `rows[j]`, for each `j` in order (compiled by `kernels`)."
@@ -742,6 +749,7 @@ class Kernels(NamedTuple):
     parts: object          # one indexed term's bm25 parts
     summed_rows: object    # a prefix's counts summed per row
     add_summed: object     # their bm25 parts added to the scores
+    summed_parts: object   # or their bm25 parts, to keep
     add: object            # parts at hand added to the scores
     best: object           # the best rows
 
@@ -753,12 +761,13 @@ def _compile():
         if _compiled or _failed: return
         try:
             import numba
-            ks = Kernels(*(numba.njit(cache=True, nogil=True, error_model='numpy')(f) for f in (_bm25_parts, _summed_rows, _add_summed, _add_parts, _best_nonzero)))
+            ks = Kernels(*(numba.njit(cache=True, nogil=True, error_model='numpy')(f) for f in (_bm25_parts, _summed_rows, _add_summed, _summed_parts, _add_parts, _best_nonzero)))
             for ro in (False, True):                             # postings in memory, or mapped from a snapshot's files (read-only)
                 a = [np.zeros(1, t) for t in (np.int32, np.float32, np.float32, np.float64)]
                 for x in a: x.flags.writeable = not ro
                 ks.parts(*a[:3], 0, 1, True, a[3], 1.0); ks.add(np.zeros(1), np.zeros(1, np.int32), a[0], np.zeros(1))
                 ks.add_summed(np.zeros(1), np.zeros(1, np.int32), ks.summed_rows(*a[:3], 0, 1, True, np.zeros(1)), np.ones(1), a[3], 1.0)
+                ks.summed_parts(np.zeros(1, np.int64), np.ones(1), a[3], 1.0)
             ks.best(np.zeros(1), np.zeros(0, bool), 1); _compiled.append(ks)
         except Exception as e: _failed.append(f'{type(e).__name__}: {e}')
 
@@ -819,18 +828,32 @@ def _compiled_part(self: Postings, term: str, prefix: bool, with_ctx: bool, ks) 
     return (self.idx[a:b], idf, w) if ok else None
 
 @patch
+def _keeps(self: Postings, rows: int) -> bool:
+    "Whether a term's parts over this many rows are kept: a term with many rows (the costly ones, and the common ones across queries)."
+    return 64 * rows > self.n and rows <= TERM_CACHE
+
+@patch
+def _keep(self: Postings, key: tuple, got: tuple) -> tuple:
+    "Keep a term's parts `got` under `key` (term, prefix, with_ctx), the `TERM_CACHE` most recently used rows at most; `got`."
+    c = self.__dict__.setdefault('_kept', OrderedDict()); c[key] = got; self.__dict__['_held'] = self.__dict__.get('_held', 0) + len(got[0])
+    while self._held > TERM_CACHE: self._held -= len(c.popitem(last=False)[1][0])
+    return got
+
+@patch
+def forget_terms(self: Postings) -> int:
+    "Forget the terms' parts kept so far, as in a newly opened store (a benchmark's cold start); how many."
+    self.__dict__['_held'] = 0; return len(self.__dict__.pop('_kept', {}))
+
+@patch
 def _part(self: Postings, term: str, prefix: bool, with_ctx: bool, ks=None) -> tuple:
-    "(`term`'s rows, its idf, its bm25 part in each row), by the compiled kernels `ks` where they can; kept for terms with many rows (the costly ones, and the common ones across queries) while among the `TERM_CACHE` most recently used rows."
+    "(`term`'s rows, its idf, its bm25 part in each row), by the compiled kernels `ks` where they can; kept (`_keeps`)."
     c, k = self.__dict__.setdefault('_kept', OrderedDict()), (term, prefix, with_ctx)
     if k in c: c.move_to_end(k); return c[k]
     if (got := ks and self._compiled_part(term, prefix, with_ctx, ks)) is None:
         rows, tf = self.term_rows(term, prefix, with_ctx)
         idf = _idf(self.n, len(rows))
         got = (rows.astype(np.int32, copy=False), idf, idf * tf * 2.2 / (tf + self.norm[rows]))
-    if 64 * len(got[0]) > self.n and len(got[0]) <= TERM_CACHE:
-        c[k] = got; self.__dict__['_held'] = self.__dict__.get('_held', 0) + len(got[0])
-        while self._held > TERM_CACHE: self._held -= len(c.popitem(last=False)[1][0])
-    return got
+    return self._keep(k, got) if self._keeps(len(got[0])) else got
 
 @patch
 def _parts(self: Postings, terms, prefix: bool, with_ctx: bool, ks=None) -> list:
@@ -908,8 +931,11 @@ def ranked_any(self: Postings, terms,  # the query's terms, each matching every 
         if hi - lo > 1 and (t, True, with_ctx) not in self.__dict__.get('_kept', {}):   # a prefix of several terms: each row's counts summed, then its part added
             tf = self.__dict__.setdefault('_scratch', threading.local())                # (in a zeroed array of the thread's own)
             if getattr(tf, 'a', None) is None: tf.a = np.zeros(self.n)
-            rows = k.summed_rows(self.idx, self.tt, self.tc, self.off[lo], self.off[hi], bool(with_ctx), tf.a)
-            if len(rows): k.add_summed(s, held, rows, tf.a, self.norm, _idf(self.n, len(rows)))
+            rows = k.summed_rows(self.idx, self.tt, self.tc, self.off[lo], self.off[hi], bool(with_ctx), tf.a); idf = _idf(self.n, len(rows))
+            if not self._keeps(len(rows)) or 16 * len(rows) > TERM_CACHE:                  # short, or so long that keeping it would crowd out the others: added as it goes
+                k.add_summed(s, held, rows, tf.a, self.norm, idf); continue
+            rows = np.sort(rows); got = self._keep((t, True, with_ctx), (rows.astype(np.int32), idf, k.summed_parts(rows, tf.a, self.norm, idf)))   # a long one's parts kept, as `_part` keeps them
+            k.add(s, held, got[0], got[2])
         else: rows, _, w = self._part(t, True, with_ctx, k); k.add(s, held, rows, w)   # one term (or a prefix's parts kept): its parts
     i = k.best(s, np.zeros(0, bool) if mask is None else mask, depth)
     return i, s[i], held[i]
