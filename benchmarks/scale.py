@@ -128,15 +128,15 @@ def open_first(path, q: str, qvec) -> tuple:
     return s, time.perf_counter() - t0
 
 
-def kernel_sides(timed, answer, args, cold, rounds: int = 3) -> dict | None:
-    "`timed(*a)` for each `a` of `args` with the keyword leg's numpy kernel and its compiled one (`store.KW_KERNEL`), alternating `rounds` times, each pass after `cold()` (the terms' kept parts forgotten, so neither kernel uses what the other kept): the median over rounds of each's p50 and p95, and for how many of `args` `answer(*a)` is the same with both. None without numba."
+def kernel_sides(call, args, cold, rounds: int = 3) -> dict | None:
+    "`call(*a)` timed for each `a` of `args` with the keyword leg's numpy kernel and its compiled one (`store.KW_KERNEL`), alternating `rounds` times, each pass after `cold()` (the terms' kept parts forgotten, so neither kernel uses what the other kept): the median over rounds of each's p50 and p95, and for how many of `args` the answer is the same with both. None without numba."
     if importlib.util.find_spec('numba') is None: return None
     keep = lstore.KW_KERNEL; lstore.KW_KERNEL = 'numba'; lstore.kernels(1)     # compiled (or read from numba's cache) before any timing
     runs, said = {'numpy': [], 'numba': []}, {}
     try:
         for _ in range(rounds):
-            for k in runs: lstore.KW_KERNEL = k; cold(); runs[k].append(ms_stats(time_calls(timed, args, 0)))
-        for k in runs: lstore.KW_KERNEL = k; cold(); said[k] = [answer(*a) for a in args]
+            for k in runs: lstore.KW_KERNEL = k; cold(); runs[k].append(ms_stats(time_calls(call, args, 0)))
+        for k in runs: lstore.KW_KERNEL = k; cold(); said[k] = [call(*a) for a in args]
     finally: lstore.KW_KERNEL = keep
     med = lambda k, f: statistics.median(x[f] for x in runs[k])
     return dict(rounds=rounds, **{k: dict(median_ms=med(k, 'median_ms'), p95_ms=med(k, 'p95_ms')) for k in runs},
@@ -147,7 +147,7 @@ def kernels_loaded():
     "Wait until the store's compiled keyword kernels are loaded, if a search started loading them ('auto' does, in a thread): search is timed as it runs from then on."
     import threading
     for t in threading.enumerate():
-        if t.name == 'litebench-kernels': t.join()
+        if t.name == getattr(lstore, 'KERNEL_THREAD', None): t.join()
 
 
 def open_and_search(path, queries, qvecs, warmup: int = 5) -> dict:
@@ -159,7 +159,7 @@ def open_and_search(path, queries, qvecs, warmup: int = 5) -> dict:
                hnsw=hnsw_recall(s, qvecs))
     if s.mem.hnsw is not None: out['types'] = index_types(np.asarray(s.mem.C, np.float32), qvecs)
     fresh = lambda q, v: (s.forget_legs(), s.doc_search(q, qvec=v))[1]                          # each call computes its legs afresh
-    out['kernels'] = kernel_sides(fresh, fresh, args, s.mem.postings.forget_terms)
+    out['kernels'] = kernel_sides(fresh, args, s.mem.postings.forget_terms)
     s.close(); return out
 
 
@@ -253,7 +253,7 @@ def million_keyword(docs, enc, queries, n: int = 1_000_000, warmup: int = 5) -> 
         m = SimpleNamespace(postings=R, n=R.n, df={t: c * k for t, c in s.mem.df.items()})
         leg = lambda q: _kw_memory(m, q, 'any', True, 50, None, 0.2, 3)
         ms = time_calls(leg, [(q,) for q in queries], warmup)
-        kernels = kernel_sides(leg, leg, [(q,) for q in queries], R.forget_terms, rounds=2)
+        kernels = kernel_sides(leg, [(q,) for q in queries], R.forget_terms, rounds=2)
         s.close()
     return dict(rows=R.n, copies=k, postings=len(R.idx), make_s=make_s, search=ms_stats(ms), queries=len(queries), kernels=kernels)
 

@@ -18,11 +18,11 @@ from .encode import one_thread, window_of
 
 # %% auto #0
 __all__ = ['TOKENIZE', 'PAGE_SIZE', 'PATH_SEP', 'CACHE_FORMAT', 'HNSW_WIDTH', 'HNSW_DTYPE', 'HNSW_THREADS', 'KW_MODES',
-           'KW_KERNEL', 'KW_COMPILED_FROM', 'TERM_CACHE', 'MODES', 'FUSIONS', 'LEG_CACHE', 'check_weights', 'rrf',
-           'minmax', 'tier_by_held', 'valid_text', 'fts_tokens', 'fts_terms', 'query_terms', 'fts_query', 'StoreError',
-           'FlatStore', 'path_col', 'path_of', 'SyncReport', 'read_chunks', 'Snapshot', 'Rows', 'mapped',
-           'usearch_index', 'hnsw_top', 'Indexes', 'common_terms', 'Leg', 'postings_arrays', 'Postings', 'Kernels',
-           'kernels', 'positive_int', 'window', 'lexical', 'Windows', 'windows_of']
+           'KW_KERNEL', 'KW_COMPILED_FROM', 'KERNEL_THREAD', 'TERM_CACHE', 'MODES', 'FUSIONS', 'LEG_CACHE',
+           'check_weights', 'rrf', 'minmax', 'tier_by_held', 'valid_text', 'fts_tokens', 'fts_terms', 'query_terms',
+           'fts_query', 'StoreError', 'FlatStore', 'path_col', 'path_of', 'SyncReport', 'read_chunks', 'Snapshot',
+           'Rows', 'mapped', 'usearch_index', 'hnsw_top', 'Indexes', 'common_terms', 'Leg', 'postings_arrays',
+           'Postings', 'Kernels', 'kernels', 'positive_int', 'window', 'lexical', 'Windows', 'windows_of']
 
 # %% ../nbs/06_store.ipynb #9889a8b5
 def _real(x) -> bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
@@ -712,13 +712,8 @@ def _summed_rows(idx, tt, tc, a, b, with_ctx, tf):
             tf[idx[j]] += w
     return rows[:c]
 
-def _add_summed(s, held, rows, tf, norm, idf):
-    "Each of `rows` gets the bm25 part of the count `_summed_rows` left in `tf` (as `_part` computes it) added to `s`, and one more term `held`; `tf` is left zero (compiled by `kernels`)."
-    for r in rows:
-        x = tf[r]; s[r] += idf * x * 2.2 / (x + norm[r]); held[r] += 1; tf[r] = 0.0
-
 def _summed_parts(rows, tf, norm, idf):
-    "The bm25 parts of `rows` for the counts `_summed_rows` left in `tf`, as `_part` computes them (for a prefix's parts to keep); `tf` is left zero (compiled by `kernels`)."
+    "The bm25 parts of `rows` for the counts `_summed_rows` left in `tf`, as `_part` computes them; `tf` is left zero (compiled by `kernels`)."
     out = np.empty(len(rows))
     for j in range(len(rows)):
         r = rows[j]; x = tf[r]; out[j] = idf * x * 2.2 / (x + norm[r]); tf[r] = 0.0
@@ -743,13 +738,13 @@ def _best_nonzero(s, mask, depth):
 # %% ../nbs/06_store.ipynb #a7c1e0dc
 KW_KERNEL = 'auto'          # the 'any' keyword leg: 'numba' (compiled; the `fast` extra), 'numpy', or 'auto': numba when installed, from `KW_COMPILED_FROM` rows
 KW_COMPILED_FROM = 20_000   # rows from which 'auto' uses the compiled kernel
+KERNEL_THREAD = 'litebench-kernels'   # the name of the thread in which 'auto' loads them
 
 
 class Kernels(NamedTuple):
     parts: object          # one indexed term's bm25 parts
     summed_rows: object    # a prefix's counts summed per row
-    add_summed: object     # their bm25 parts added to the scores
-    summed_parts: object   # or their bm25 parts, to keep
+    summed_parts: object   # their bm25 parts
     add: object            # parts at hand added to the scores
     best: object           # the best rows
 
@@ -761,13 +756,13 @@ def _compile():
         if _compiled or _failed: return
         try:
             import numba
-            ks = Kernels(*(numba.njit(cache=True, nogil=True, error_model='numpy')(f) for f in (_bm25_parts, _summed_rows, _add_summed, _summed_parts, _add_parts, _best_nonzero)))
+            ks = Kernels(*(numba.njit(cache=True, nogil=True, error_model='numpy')(f) for f in (_bm25_parts, _summed_rows, _summed_parts, _add_parts, _best_nonzero)))
             for ro in (False, True):                             # postings in memory, or mapped from a snapshot's files (read-only)
                 a = [np.zeros(1, t) for t in (np.int32, np.float32, np.float32, np.float64)]
                 for x in a: x.flags.writeable = not ro
                 ks.parts(*a[:3], 0, 1, True, a[3], 1.0); ks.add(np.zeros(1), np.zeros(1, np.int32), a[0], np.zeros(1))
-                ks.add_summed(np.zeros(1), np.zeros(1, np.int32), ks.summed_rows(*a[:3], 0, 1, True, np.zeros(1)), np.ones(1), a[3], 1.0)
-                ks.summed_parts(np.zeros(1, np.int64), np.ones(1), a[3], 1.0)
+                ks.summed_parts(ks.summed_rows(*a[:3], 0, 1, True, np.zeros(1)), np.ones(1), a[3], 1.0)
+            ks.add(np.zeros(1), np.zeros(1, np.int32), np.zeros(1, np.int64), np.zeros(1))   # a prefix's rows
             ks.best(np.zeros(1), np.zeros(0, bool), 1); _compiled.append(ks)
         except Exception as e: _failed.append(f'{type(e).__name__}: {e}')
 
@@ -778,7 +773,7 @@ def kernels(n: int) -> Kernels | None:
     if _compiled: return _compiled[0]
     if not _failed and importlib.util.find_spec('numba') is None: _failed.append('numba is not installed: pip install "litebench[fast]"')
     if KW_KERNEL == 'auto':
-        if not _failed and not _compiling.locked(): threading.Thread(target=_compile, name='litebench-kernels').start()
+        if not _failed and not _compiling.locked(): threading.Thread(target=_compile, name=KERNEL_THREAD).start()
         return None
     _compile()
     if _failed: raise StoreError(f"KW_KERNEL is 'numba' but the kernels cannot be compiled: {_failed[0]}")
@@ -928,15 +923,16 @@ def ranked_any(self: Postings, terms,  # the query's terms, each matching every 
     s, held = np.zeros(self.n), np.zeros(self.n, np.int32)
     for t in terms:                                                     # in the terms' order: each row's parts added as `tally` adds them
         lo, hi = self.range_of(t, True)
-        if hi - lo > 1 and (t, True, with_ctx) not in self.__dict__.get('_kept', {}):   # a prefix of several terms: each row's counts summed, then its part added
+        if hi - lo > 1 and (t, True, with_ctx) not in self.__dict__.get('_kept', {}):   # a prefix of several terms: each row's counts summed, then its part
             tf = self.__dict__.setdefault('_scratch', threading.local())                # (in a zeroed array of the thread's own)
             if getattr(tf, 'a', None) is None: tf.a = np.zeros(self.n)
             rows = k.summed_rows(self.idx, self.tt, self.tc, self.off[lo], self.off[hi], bool(with_ctx), tf.a); idf = _idf(self.n, len(rows))
-            if not self._keeps(len(rows)) or 16 * len(rows) > TERM_CACHE:                  # short, or so long that keeping it would crowd out the others: added as it goes
-                k.add_summed(s, held, rows, tf.a, self.norm, idf); continue
-            rows = np.sort(rows); got = self._keep((t, True, with_ctx), (rows.astype(np.int32), idf, k.summed_parts(rows, tf.a, self.norm, idf)))   # a long one's parts kept, as `_part` keeps them
-            k.add(s, held, got[0], got[2])
-        else: rows, _, w = self._part(t, True, with_ctx, k); k.add(s, held, rows, w)   # one term (or a prefix's parts kept): its parts
+            keep = self._keeps(len(rows)) and 16 * len(rows) <= TERM_CACHE           # a long one's parts kept, as `_part` keeps them (rows ascending), unless it would crowd out the others
+            if keep: rows = np.sort(rows)
+            w = k.summed_parts(rows, tf.a, self.norm, idf)
+            if keep: self._keep((t, True, with_ctx), (rows.astype(np.int32), idf, w))
+        else: rows, _, w = self._part(t, True, with_ctx, k)                          # one term (or a prefix's parts kept): its parts
+        k.add(s, held, rows, w)
     i = k.best(s, np.zeros(0, bool) if mask is None else mask, depth)
     return i, s[i], held[i]
 
