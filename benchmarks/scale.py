@@ -128,19 +128,25 @@ def open_first(path, q: str, qvec) -> tuple:
     return s, time.perf_counter() - t0
 
 
-def kernel_sides(call, args, cold, rounds: int = 3) -> dict | None:
-    "`call(*a)` timed for each `a` of `args` with the keyword leg's numpy kernel and its compiled one (`store.KW_KERNEL`), alternating `rounds` times, each pass after `cold()` (the terms' kept parts forgotten, so neither kernel uses what the other kept): the median over rounds of each's p50 and p95, and for how many of `args` the answer is the same with both. None without numba."
-    if importlib.util.find_spec('numba') is None: return None
-    keep = lstore.KW_KERNEL; lstore.KW_KERNEL = 'numba'; lstore.kernels(1)     # compiled (or read from numba's cache) before any timing
-    runs, said = {'numpy': [], 'numba': []}, {}
+def setting_sides(call, args, cold, name: str, values: dict, rounds: int = 3) -> dict:
+    "`call(*a)` timed for each `a` of `args` with the store's setting `name` (`store.<name>`) at each of `values` ({label: value}), alternating `rounds` times, each pass after `cold()`: the median over rounds of each's p50 and p95, and for how many of `args` the answer is the same with every value."
+    keep, runs, said = getattr(lstore, name), {k: [] for k in values}, {}
     try:
         for _ in range(rounds):
-            for k in runs: lstore.KW_KERNEL = k; cold(); runs[k].append(ms_stats(time_calls(call, args, 0)))
-        for k in runs: lstore.KW_KERNEL = k; cold(); said[k] = [call(*a) for a in args]
-    finally: lstore.KW_KERNEL = keep
+            for k, v in values.items(): setattr(lstore, name, v); cold(); runs[k].append(ms_stats(time_calls(call, args, 0)))
+        for k, v in values.items(): setattr(lstore, name, v); cold(); said[k] = [call(*a) for a in args]
+    finally: setattr(lstore, name, keep)
     med = lambda k, f: statistics.median(x[f] for x in runs[k])
+    first = said[next(iter(values))]
     return dict(rounds=rounds, **{k: dict(median_ms=med(k, 'median_ms'), p95_ms=med(k, 'p95_ms')) for k in runs},
-                same=sum(a == b for a, b in zip(said['numpy'], said['numba'])), n=len(args))
+                same=sum(all(said[k][i] == first[i] for k in said) for i in range(len(args))), n=len(args))
+
+
+def kernel_sides(call, args, cold, rounds: int = 3) -> dict | None:
+    "`setting_sides` for the keyword leg's kernels (`store.KW_KERNEL`): numpy's and the compiled one, the compiled one loaded before any timing. None without numba."
+    if importlib.util.find_spec('numba') is None: return None
+    keep = lstore.KW_KERNEL; lstore.KW_KERNEL = 'numba'; lstore.kernels(1); lstore.KW_KERNEL = keep   # compiled (or read from numba's cache) before any timing
+    return setting_sides(call, args, cold, 'KW_KERNEL', {'numpy': 'numpy', 'numba': 'numba'}, rounds)
 
 
 def kernels_loaded():
@@ -160,6 +166,7 @@ def open_and_search(path, queries, qvecs, warmup: int = 5) -> dict:
     if s.mem.hnsw is not None: out['types'] = index_types(np.asarray(s.mem.C, np.float32), qvecs)
     fresh = lambda q, v: (s.forget_legs(), s.doc_search(q, qvec=v))[1]                          # each call computes its legs afresh
     out['kernels'] = kernel_sides(fresh, args, s.mem.postings.forget_terms)
+    out['legs'] = setting_sides(fresh, args, s.mem.postings.forget_terms, 'PARALLEL_FROM', {'one': None, 'two': 0})   # the two legs one after the other, or at once
     s.close(); return out
 
 
@@ -299,6 +306,13 @@ def scale_report(r: dict) -> str:
         L += [f"| {x['k']}× | {x['chunks']:,} | {x['kernels']['numpy']['median_ms']:.2f} / {x['kernels']['numpy']['p95_ms']:.2f} | {x['kernels']['numba']['median_ms']:.2f} / {x['kernels']['numba']['p95_ms']:.2f} | "
               f"{x['kernels']['numba']['median_ms'] / x['kernels']['numpy']['median_ms']:.2f}× | {x['kernels']['same']} of {x['kernels']['n']} |" for x in kk]
     elif rows: L += ['', "The keyword leg's compiled kernel: not measured (numba is not installed: the `fast` extra)."]
+    ll = [x for x in rows if x.get('legs')]
+    if ll:
+        L += ['', f"A search's two legs one after the other, and at once on two threads (`store.PARALLEL_FROM`; the store makes them at once from {lstore.PARALLEL_FROM:,} rows, and the tables above use that default), "
+                  f"side by side on each store: `doc_search` (kw 'any'), each call's legs computed afresh, the two alternating {ll[0]['legs']['rounds']} times over the queries, each pass with no term's parts kept at its start; medians over the rounds:", '',
+              '| size | chunks | one thread p50 / p95 (ms) | two threads p50 / p95 (ms) | p50 ratio | same hits |', '|---|---|---|---|---|---|']
+        L += [f"| {x['k']}× | {x['chunks']:,} | {x['legs']['one']['median_ms']:.2f} / {x['legs']['one']['p95_ms']:.2f} | {x['legs']['two']['median_ms']:.2f} / {x['legs']['two']['p95_ms']:.2f} | "
+              f"{x['legs']['two']['median_ms'] / x['legs']['one']['median_ms']:.2f}× | {x['legs']['same']} of {x['legs']['n']} |" for x in ll]
     L += ['', f"Targets: open + first query < {TARGETS['open_s']} s at 100k chunks; build linear, ≲{TARGETS['build_s_per_100k']:.0f} s per 100k chunks; "
               f"≲{TARGETS['disk_kb']} KB per chunk on disk beyond the text; doc_search p50 < {TARGETS['p50_100k_ms']} ms at 100k and < {TARGETS['p50_1m_ms']} ms at 1M."]
     z = rows[-1]

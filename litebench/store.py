@@ -6,6 +6,7 @@
 from __future__ import annotations
 import importlib.util, json, math, mmap, os, shutil, sqlite3, sys, threading, uuid, warnings, weakref
 from collections import Counter, OrderedDict
+from concurrent.futures import ThreadPoolExecutor, wait
 from fastcore.basics import patch
 from bisect import bisect_left
 from contextlib import contextmanager
@@ -19,10 +20,11 @@ from .encode import one_thread, window_of
 # %% auto #0
 __all__ = ['TOKENIZE', 'PAGE_SIZE', 'PATH_SEP', 'CACHE_FORMAT', 'HNSW_WIDTH', 'HNSW_DTYPE', 'HNSW_THREADS', 'KW_MODES',
            'KW_KERNEL', 'KW_COMPILED_FROM', 'KERNEL_THREAD', 'TERM_CACHE', 'MODES', 'FUSIONS', 'LEG_CACHE',
-           'check_weights', 'rrf', 'minmax', 'tier_by_held', 'valid_text', 'fts_tokens', 'fts_terms', 'query_terms',
-           'fts_query', 'StoreError', 'FlatStore', 'path_col', 'path_of', 'SyncReport', 'read_chunks', 'Snapshot',
-           'Rows', 'mapped', 'usearch_index', 'hnsw_top', 'Indexes', 'common_terms', 'Leg', 'postings_arrays',
-           'Postings', 'Kernels', 'kernels', 'positive_int', 'window', 'lexical', 'Windows', 'windows_of']
+           'PARALLEL_FROM', 'check_weights', 'rrf', 'minmax', 'tier_by_held', 'valid_text', 'fts_tokens', 'fts_terms',
+           'query_terms', 'fts_query', 'StoreError', 'FlatStore', 'path_col', 'path_of', 'SyncReport', 'read_chunks',
+           'Snapshot', 'Rows', 'mapped', 'usearch_index', 'hnsw_top', 'Indexes', 'common_terms', 'Leg',
+           'postings_arrays', 'Postings', 'Kernels', 'kernels', 'positive_int', 'window', 'lexical', 'Windows',
+           'windows_of']
 
 # %% ../nbs/06_store.ipynb #9889a8b5
 def _real(x) -> bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
@@ -100,9 +102,11 @@ def fts_tokens(s: str) -> tuple:
     "The tokens the keyword index holds for text `s`, in order: FTS5's tokenizer itself."
     with _tok_lock:
         db = _tokenizer()
-        db.execute('INSERT INTO t(rowid, x) VALUES (1, ?)', (valid_text(s),))
-        try: return tuple(r[0] for r in db.execute('SELECT term FROM v ORDER BY offset'))
-        finally: db.execute("INSERT INTO t(t) VALUES ('delete-all')")
+        db.execute('BEGIN')
+        try:
+            db.execute('INSERT INTO t(rowid, x) VALUES (1, ?)', (valid_text(s),))
+            return tuple(r[0] for r in db.execute('SELECT term FROM v ORDER BY offset'))
+        finally: db.execute('ROLLBACK')                     # the text never stays: the table is empty for the next
 
 def fts_terms(q: str) -> list:
     "The query's searchable terms, each once, exactly as the keyword index holds them."
@@ -1066,6 +1070,24 @@ def _leg(m: Snapshot, key: tuple, make):
         if len(c) > LEG_CACHE: c.popitem(last=False)
     return got
 
+PARALLEL_FROM = 20_000   # rows from which a search makes its two legs at once, on two threads (None: never)
+_second = {}
+
+def _second_thread() -> ThreadPoolExecutor:
+    "This process's threads for a search's second leg (a fork gets its own)."
+    if os.getpid() not in _second: _second.clear(); _second.setdefault(os.getpid(), ThreadPoolExecutor(os.cpu_count() or 1, thread_name_prefix='litebench-leg'))
+    return _second[os.getpid()]
+
+def _legs(m: Snapshot, jobs: list, together: bool = False) -> list:
+    "The legs of `jobs` [(key, make)], each as `_leg` gives it; with `together`, two not yet kept are made at once, the second on another thread (an error in the first waits for the second)."
+    c = m.__dict__.get('legs', {}); made = {}
+    if together and len(jobs) == 2 and all(k not in c for k, _ in jobs):
+        (k1, f1), (k2, f2) = jobs; second = _second_thread().submit(f2)
+        try: made[k1] = f1()
+        finally: wait([second])
+        made[k2] = second.result()
+    return [_leg(m, k, (lambda k=k: made[k]) if k in made else f) for k, f in jobs]
+
 def _hashable(x): return tuple(x) if isinstance(x, (list, tuple)) else x
 
 # %% ../nbs/06_store.ipynb #015d50a7
@@ -1096,13 +1118,16 @@ def search(self: FlatStore, q: str,   # the user's text
     "Search the store; a list of `Hit`s, best first."
     q, docs = _search_args(q, mode, kw, engine, limit, depth, k, weights, docs, pages, max_df, min_terms, fuse, min_hits, rerank, held_first)
     with self.reading(mem) as m:                   # one version of the store for the whole call
-        kc, where = with_ctx if kw_ctx is None else kw_ctx, (_hashable(docs), _hashable(pages))
-        kl = _leg(m, ('kw', q, kw, kc, depth, *where, max_df, min_terms, engine, min_hits),
-                  lambda: self._keyword(q, kw, kc, depth, docs, pages, max_df, min_terms, engine, mem=m, min_hits=min_hits)) if mode != 'vector' else None
+        kc, where, jobs = with_ctx if kw_ctx is None else kw_ctx, (_hashable(docs), _hashable(pages)), {}
+        if mode != 'vector':
+            jobs['kw'] = (('kw', q, kw, kc, depth, *where, max_df, min_terms, engine, min_hits),
+                          lambda: self._keyword(q, kw, kc, depth, docs, pages, max_df, min_terms, engine, mem=m, min_hits=min_hits))
         if mode != 'keyword':
             qv = self._qvec(q, qvec, m)
-            vl = _leg(m, ('vec', qv.tobytes(), with_ctx, depth, *where, pool), lambda: self._vector(qv, with_ctx, depth, docs, pages, mem=m, pool=pool))
-        else: vl = None
+            jobs['vec'] = (('vec', qv.tobytes(), with_ctx, depth, *where, pool), lambda: self._vector(qv, with_ctx, depth, docs, pages, mem=m, pool=pool))
+        together = PARALLEL_FROM is not None and m.n >= PARALLEL_FROM and engine == 'memory' and not pool   # (SQLite's ranking and pooled windows read the store's connection: one thread)
+        legs = dict(zip(jobs, _legs(m, list(jobs.values()), together)))
+        kl, vl = legs.get('kw'), legs.get('vec')
     legs = [l for l in (kl, vl) if l is not None]
     w = (weights[0] * 2 * kl.cover if adapt else weights[0], weights[1]) if mode == 'hybrid' else None
     fused = rrf([l.pos for l in legs], k, w) if fuse == 'rrf' else minmax([l.pos for l in legs], [l.score for l in legs], w)

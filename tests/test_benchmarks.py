@@ -198,7 +198,7 @@ def test_dask_ingest_mistakes(args, says, tmp_path):
 
 
 def test_scale(tmp_path):
-    "The smallest size, 5 queries: one row with every column, the before numbers beside it, the targets said (never the times); the keyword kernels side by side, answering alike."
+    "The smallest size, 5 queries: one row with every column, the before numbers beside it, the targets said (never the times); the keyword kernels side by side, and the legs one after the other and at once, answering alike."
     out = tmp_path / 'scale.md'
     r = run('scale', '--sizes', 1, '--queries', 5, '--out', out, cwd=tmp_path)
     assert r.returncode == 0, r.stderr[-2000:]
@@ -216,6 +216,8 @@ def test_scale(tmp_path):
     assert 'Targets: open + first query < 1.0 s at 100k chunks' in md and '1M-vector search: not run' in md and 'HNSW recall@10 against exact search' in md
     kernels = table('| size | chunks | numpy' + md.split('\n\n| size | chunks | numpy')[1].split('\n\n')[0])   # numba is in the dev install: both kernels timed
     assert len(kernels) == 1 and kernels[0][:2] == ['1×', '1,449'] and re.fullmatch(r'(\d+) of \1', kernels[0][5]), kernels          # the same hits with each
+    legs = table('| size | chunks | one thread' + md.split('\n\n| size | chunks | one thread')[1].split('\n\n')[0])   # the legs one after the other, and at once
+    assert len(legs) == 1 and legs[0][:2] == ['1×', '1,449'] and re.fullmatch(r'(\d+) of \1', legs[0][5]), legs
 
 
 def test_scale_paired(tmp_path):
