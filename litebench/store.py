@@ -730,13 +730,14 @@ def _add_parts(s, held, rows, w):
 
 def _best_nonzero(s, mask, depth):
     "Positions of the `depth` best nonzero scores of `s` (only where `mask` is set, unless it is empty), best first, ties by position, as `_best` orders them (compiled by `kernels`)."
-    top, at, k = np.empty(depth), np.empty(depth, np.int64), 0
+    top, at, k, least = np.empty(depth), np.empty(depth, np.int64), 0, 0.0
     for r in range(len(s)):
         v = s[r]
-        if v == 0 or (len(mask) > 0 and not mask[r]) or (k == depth and v <= top[k - 1]): continue
+        if v <= least or (len(mask) > 0 and not mask[r]): continue   # scores are >= 0: 0 until `depth` are held (a zero never enters), then the last one's (a tie with it does not)
         p = min(k, depth - 1)                                   # the slot it enters: after the last, or the last's (which leaves)
         while p > 0 and top[p - 1] < v: top[p], at[p] = top[p - 1], at[p - 1]; p -= 1
         top[p], at[p] = v, r; k = min(k + 1, depth)
+        if k == depth: least = top[k - 1]
     return at[:k]
 
 # %% ../nbs/06_store.ipynb #a7c1e0dc
