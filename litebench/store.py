@@ -1124,9 +1124,8 @@ def search(self: FlatStore, q: str,   # the user's text
             jobs['kw'] = (('kw', q, kw, kc, depth, *where, max_df, min_terms, engine, min_hits),
                           lambda: self._keyword(q, kw, kc, depth, docs, pages, max_df, min_terms, engine, mem=m, min_hits=min_hits))
         if mode != 'keyword':
-            qv = None if qvec is None else self._qvec(q, qvec, m)   # a given vector checked now; the query's own embedded with its leg, which its text names
-            jobs['vec'] = (('vec', ('text', q) if qv is None else qv.tobytes(), with_ctx, depth, *where, pool),
-                           lambda: self._vector(self._qvec(q, None, m) if qv is None else qv, with_ctx, depth, docs, pages, mem=m, pool=pool))
+            qv = self._qvec(q, qvec, m)
+            jobs['vec'] = (('vec', qv.tobytes(), with_ctx, depth, *where, pool), lambda: self._vector(qv, with_ctx, depth, docs, pages, mem=m, pool=pool))
         together = PARALLEL_FROM is not None and m.n >= PARALLEL_FROM and engine == 'memory' and not pool   # (SQLite's ranking and pooled windows read the store's connection: one thread)
         legs = dict(zip(jobs, _legs(m, list(jobs.values()), together)))
         kl, vl = legs.get('kw'), legs.get('vec')
