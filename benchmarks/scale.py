@@ -23,6 +23,8 @@ search (depth 50) timed per query at the same search widths, with its recall@10 
 the real queries' vectors. Gaussian vectors have no clusters, so their nearest neighbours nearly tie: a hard case for HNSW.
 With numba installed (the `fast` extra), the keyword leg's two kernels side by side (`store.KW_KERNEL`: numpy, compiled): each store's
 doc_search, and the 1M-row keyword leg, timed with each, alternating, with the queries whose answers are the same.
+The legs one after the other and at once on two threads (`store.PARALLEL_FROM`), side by side: each store's doc_search, and at 1M
+the keyword leg with the 1M-vector search as its vector leg.
 The "before" numbers are the issue's, measured before saved snapshots."""
 from __future__ import annotations
 import hashlib, importlib.util, re, statistics, tempfile, time
@@ -221,8 +223,8 @@ def exact_scores(M: np.ndarray, Q: np.ndarray, block: int = 100_000) -> np.ndarr
 
 
 def million(X: np.ndarray, qvecs, n: int = 1_000_000, n_queries: int = 100, depth: int = 50, seed: int = 0,
-            expansion_add: int = 16, widths=(64, 256, 1024), cache=None) -> dict:
-    "HNSW search over `n` vectors like the rows of `X` (`corpus_like`), the index kept in `cache` once built: per-query ms of a `depth` search, its candidates scored exactly (`hnsw_top`), and its recall@10 against exact search, at the store's search width (`HNSW_WIDTH`) and at each of `widths`."
+            expansion_add: int = 16, widths=(64, 256, 1024), cache=None, keep=None) -> dict:
+    "HNSW search over `n` vectors like the rows of `X` (`corpus_like`), the index kept in `cache` once built: per-query ms of a `depth` search, its candidates scored exactly (`hnsw_top`), and its recall@10 against exact search, at the store's search width (`HNSW_WIDTH`) and at each of `widths`. With `keep` (a dict), the vector leg at the store's width is left in it (`keep['vector']`: a query vector -> its leg)."
     Index = lstore.usearch_index()
     M = corpus_like(np.asarray(X, np.float32), n, seed)
     key = hashlib.sha1(M[:: max(n // 1000, 1)].tobytes()).hexdigest()[:12]
@@ -238,6 +240,8 @@ def million(X: np.ndarray, qvecs, n: int = 1_000_000, n_queries: int = 100, dept
         idx.expansion_search = ef
         ms = time_calls(lambda q: lstore.hnsw_top(idx, M, q, depth), [(q,) for q in Q], warmup=10)
         out[ef] = dict(search=ms_stats(ms), recall10=float(np.mean([recall_at(lstore.hnsw_top(idx, M, q, depth)[0], S[i], 10) for i, q in enumerate(Q)])))
+    idx.expansion_search = lstore.HNSW_WIDTH
+    if keep is not None: keep['vector'] = lambda q: lstore.hnsw_top(idx, M, q, depth)
     return dict(n=n, dim=M.shape[1], add_s=add_s, expansion_add=expansion_add, index=f.name, by_width=out, width=lstore.HNSW_WIDTH, queries=len(Q), depth=depth)
 
 
@@ -253,8 +257,18 @@ def replicated_postings(P, k: int):
     return Postings(None, None, P.n * k, dict(vocab=P.vocab, off=off * k, idx=idx, tt=tt, tc=tc, dl=np.tile(P.dl, k)))
 
 
-def million_keyword(docs, enc, queries, n: int = 1_000_000, warmup: int = 5) -> dict:
-    "The keyword leg of `doc_search` (kw 'any', depth 50, the store's defaults) over the corpus's postings replicated to at least `n` rows, per query."
+def both_legs(kw, vector, args, cold, rounds: int = 2) -> dict:
+    "A search's two legs, `kw(q)` and `vector(v)` for each (q, v) of `args`, one after the other and at once (as `search` makes them, `store._legs`), alternating `rounds` times, each pass after `cold()`: the median over rounds of each's p50 and p95."
+    from types import SimpleNamespace
+    call = lambda q, v, together: lstore._legs(SimpleNamespace(), [('kw', lambda: kw(q)), ('vec', lambda: vector(v))], together)   # a new namespace: no leg kept
+    runs = {'one': [], 'two': []}
+    for _ in range(rounds):
+        for k in runs: cold(); runs[k].append(ms_stats(time_calls(call, [(q, v, k == 'two') for q, v in args], 0)))
+    return dict(rounds=rounds, **{k: dict(median_ms=statistics.median(x['median_ms'] for x in r), p95_ms=statistics.median(x['p95_ms'] for x in r)) for k, r in runs.items()})
+
+
+def million_keyword(docs, enc, queries, n: int = 1_000_000, warmup: int = 5, vector=None, qvecs=None) -> dict:
+    "The keyword leg of `doc_search` (kw 'any', depth 50, the store's defaults) over the corpus's postings replicated to at least `n` rows, per query; given the 1M vector leg (`vector`, from `million`) and the queries' vectors, the two legs one after the other and at once (`both_legs`)."
     from types import SimpleNamespace
     from litebench.store import _kw_memory
     with tempfile.TemporaryDirectory() as d:
@@ -266,8 +280,9 @@ def million_keyword(docs, enc, queries, n: int = 1_000_000, warmup: int = 5) -> 
         leg = lambda q: _kw_memory(m, q, 'any', True, 50, None, 0.2, 3)
         ms = time_calls(leg, [(q,) for q in queries], warmup)
         kernels = kernel_sides(leg, [(q,) for q in queries], R.forget_terms, rounds=2)
+        legs = both_legs(leg, vector, list(zip(queries, np.asarray(qvecs, np.float32))), R.forget_terms) if vector is not None else None
         s.close()
-    return dict(rows=R.n, copies=k, postings=len(R.idx), make_s=make_s, search=ms_stats(ms), queries=len(queries), kernels=kernels)
+    return dict(rows=R.n, copies=k, postings=len(R.idx), make_s=make_s, search=ms_stats(ms), queries=len(queries), kernels=kernels, legs=legs)
 
 
 def scale_speed(files, sizes=(1, 4, 16, 64), n_queries: int = 900, do_million: bool = False) -> dict:
@@ -276,8 +291,10 @@ def scale_speed(files, sizes=(1, 4, 16, 64), n_queries: int = 900, do_million: b
     queries, qvecs = inp['queries'][:n_queries], inp['qvecs'][:n_queries]
     X = np.stack(list(inp['enc'].vecs.values())) if do_million else None        # the corpus texts' LSA vectors (chunks, heading path + chunk), before replicas add theirs
     rows = [one_size(inp['docs'], inp['enc'], k, queries, qvecs) for k in sizes]
-    return dict(rows=rows, queries=len(queries), dim=inp['enc'].dim, million=million(X, qvecs) if do_million else None,
-                million_kw=million_keyword(inp['docs'], inp['enc'], queries) if do_million else None, machine=machine())
+    keep = {}
+    m = million(X, qvecs, keep=keep) if do_million else None
+    return dict(rows=rows, queries=len(queries), dim=inp['enc'].dim, million=m,
+                million_kw=million_keyword(inp['docs'], inp['enc'], queries, vector=keep.get('vector'), qvecs=qvecs) if do_million else None, machine=machine())
 
 
 def scale_report(r: dict) -> str:
@@ -355,5 +372,8 @@ def scale_report(r: dict) -> str:
         c = k.get('kernels')
         if c: L[-1] += (f" Its kernels side by side (alternating {c['rounds']} times, each pass with no term's parts kept at its start; medians): numpy p50 / p95 {c['numpy']['median_ms']:.2f} / {c['numpy']['p95_ms']:.2f} ms, "
                         f"compiled {c['numba']['median_ms']:.2f} / {c['numba']['p95_ms']:.2f} ms ({c['numba']['median_ms'] / c['numpy']['median_ms']:.2f}×), the same leg for {c['same']} of {c['n']} queries.")
+        b = k.get('legs')
+        if b: L[-1] += (f" With the 1M-vector search above at the store's width as its vector leg (other rows than the keyword leg's, which does not matter for time), the two legs of each query one after the other and at once, as `search` makes them from `PARALLEL_FROM` rows "
+                        f"(alternating {b['rounds']} times, each pass with no term's parts kept at its start; medians): one after the other p50 / p95 {b['one']['median_ms']:.2f} / {b['one']['p95_ms']:.2f} ms, at once {b['two']['median_ms']:.2f} / {b['two']['p95_ms']:.2f} ms ({b['two']['median_ms'] / b['one']['median_ms']:.2f}×).")
     L += ['', f"{r['queries']} queries (verbatim sentences and their short variants), query vectors given. Machine: {r['machine']}."]
     return '\n'.join(L)
