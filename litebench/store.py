@@ -19,8 +19,8 @@ from .encode import one_thread, window_of
 
 # %% auto #0
 __all__ = ['TOKENIZE', 'PAGE_SIZE', 'PATH_SEP', 'CACHE_FORMAT', 'HNSW_WIDTH', 'HNSW_DTYPE', 'HNSW_THREADS', 'KW_MODES',
-           'KW_KERNEL', 'KW_COMPILED_FROM', 'KERNEL_THREAD', 'TERM_CACHE', 'MODES', 'FUSIONS', 'LEG_CACHE',
-           'PARALLEL_FROM', 'check_weights', 'rrf', 'minmax', 'tier_by_held', 'valid_text', 'fts_tokens', 'fts_terms',
+           'KW_KERNEL', 'KW_COMPILED_FROM', 'KERNEL_THREAD', 'PARALLEL_FROM', 'TERM_CACHE', 'MODES', 'FUSIONS',
+           'LEG_CACHE', 'check_weights', 'rrf', 'minmax', 'tier_by_held', 'valid_text', 'fts_tokens', 'fts_terms',
            'query_terms', 'fts_query', 'StoreError', 'FlatStore', 'path_col', 'path_of', 'SyncReport', 'read_chunks',
            'Snapshot', 'Rows', 'mapped', 'usearch_index', 'hnsw_top', 'Indexes', 'common_terms', 'Leg',
            'postings_arrays', 'Postings', 'Kernels', 'kernels', 'positive_int', 'window', 'lexical', 'Windows',
@@ -744,6 +744,22 @@ def _best_nonzero(s, mask, depth):
 KW_KERNEL = 'auto'          # the 'any' keyword leg: 'numba' (compiled; the `fast` extra), 'numpy', or 'auto': numba when installed, from `KW_COMPILED_FROM` rows
 KW_COMPILED_FROM = 20_000   # rows from which 'auto' uses the compiled kernel
 KERNEL_THREAD = 'litebench-kernels'   # the name of the thread in which 'auto' loads them
+PARALLEL_FROM = 20_000   # rows from which a search works on two threads: its two legs at once, and the compiled keyword leg's terms' parts (None: never)
+_second = {}
+
+def _second_thread() -> ThreadPoolExecutor:
+    "This process's threads for a search's work beside the caller's (a fork gets its own)."
+    if os.getpid() not in _second: _second.clear(); _second.setdefault(os.getpid(), ThreadPoolExecutor(os.cpu_count() or 1, thread_name_prefix='litebench-search'))
+    return _second[os.getpid()]
+
+def _in_order(f, xs: list, together: bool = False):
+    "`f(x)` for each of `xs`, yielded in order; with `together`, all but the first are made on other threads meanwhile (an error waits for them all)."
+    if not together or len(xs) < 2: yield from map(f, xs); return
+    later = [_second_thread().submit(f, x) for x in xs[1:]]
+    try:
+        yield f(xs[0])
+        for x in later: yield x.result()
+    finally: wait(later)
 
 
 class Kernels(NamedTuple):
@@ -832,23 +848,28 @@ def _keeps(self: Postings, rows: int) -> bool:
     "Whether a term's parts over this many rows are kept: a term with many rows (the costly ones, and the common ones across queries)."
     return 64 * rows > self.n and rows <= TERM_CACHE
 
+_kept_lock = threading.Lock()   # the terms' kept parts are shared by a search's threads
+
 @patch
 def _keep(self: Postings, key: tuple, got: tuple) -> tuple:
     "Keep a term's parts `got` under `key` (term, prefix, with_ctx), the `TERM_CACHE` most recently used rows at most; `got`."
-    c = self.__dict__.setdefault('_kept', OrderedDict()); c[key] = got; self.__dict__['_held'] = self.__dict__.get('_held', 0) + len(got[0])
-    while self._held > TERM_CACHE: self._held -= len(c.popitem(last=False)[1][0])
+    with _kept_lock:
+        c = self.__dict__.setdefault('_kept', OrderedDict()); old = c.pop(key, None); c[key] = got
+        self.__dict__['_held'] = self.__dict__.get('_held', 0) + len(got[0]) - (len(old[0]) if old else 0)
+        while self._held > TERM_CACHE: self._held -= len(c.popitem(last=False)[1][0])
     return got
 
 @patch
 def forget_terms(self: Postings) -> int:
     "Forget the terms' parts kept so far, as in a newly opened store (a benchmark's cold start); how many."
-    self.__dict__['_held'] = 0; return len(self.__dict__.pop('_kept', {}))
+    with _kept_lock: self.__dict__['_held'] = 0; return len(self.__dict__.pop('_kept', {}))
 
 @patch
 def _part(self: Postings, term: str, prefix: bool, with_ctx: bool, ks=None) -> tuple:
     "(`term`'s rows, its idf, its bm25 part in each row), by the compiled kernels `ks` where they can; kept (`_keeps`)."
     c, k = self.__dict__.setdefault('_kept', OrderedDict()), (term, prefix, with_ctx)
-    if k in c: c.move_to_end(k); return c[k]
+    with _kept_lock:
+        if k in c: c.move_to_end(k); return c[k]
     if (got := ks and self._compiled_part(term, prefix, with_ctx, ks)) is None:
         rows, tf = self.term_rows(term, prefix, with_ctx)
         idf = _idf(self.n, len(rows))
@@ -926,20 +947,29 @@ def ranked_any(self: Postings, terms,  # the query's terms, each matching every 
               ) -> tuple:
     "(the `depth` rows of best bm25 over `terms` in 'any' mode, best first; their bm25; how many of `terms` each holds), compiled: `tally`'s numbers for those rows, with the terms held."
     s, held = np.zeros(self.n), np.zeros(self.n, np.int32)
-    for t in terms:                                                     # in the terms' order: each row's parts added as `tally` adds them
-        lo, hi = self.range_of(t, True)
-        if hi - lo > 1 and (t, True, with_ctx) not in self.__dict__.get('_kept', {}):   # a prefix of several terms: each row's counts summed, then its part
-            tf = self.__dict__.setdefault('_scratch', threading.local())                # (in a zeroed array of the thread's own)
-            if getattr(tf, 'a', None) is None: tf.a = np.zeros(self.n)
-            rows = k.summed_rows(self.idx, self.tt, self.tc, self.off[lo], self.off[hi], bool(with_ctx), tf.a); idf = _idf(self.n, len(rows))
-            keep = self._keeps(len(rows)) and 16 * len(rows) <= TERM_CACHE           # a long one's parts kept, as `_part` keeps them (rows ascending), unless it would crowd out the others
-            if keep: rows = np.sort(rows)
-            w = k.summed_parts(rows, tf.a, self.norm, idf)
-            if keep: self._keep((t, True, with_ctx), (rows.astype(np.int32), idf, w))
-        else: rows, _, w = self._part(t, True, with_ctx, k)                          # one term (or a prefix's parts kept): its parts
-        k.add(s, held, rows, w)
+    together = PARALLEL_FROM is not None and self.n >= PARALLEL_FROM      # the later terms' parts made on other threads meanwhile
+    for rows, w in _in_order(lambda t: self._any_part(t, with_ctx, k), list(terms), together):
+        k.add(s, held, rows, w)                                         # in the terms' order: each row's parts added as `tally` adds them
     i = k.best(s, np.zeros(0, bool) if mask is None else mask, depth)
     return i, s[i], held[i]
+
+@patch
+def _any_part(self: Postings, t: str,  # a query term, matching every term it begins
+              with_ctx: bool,          # count the context column too
+              k: Kernels               # the compiled kernels
+             ) -> tuple:
+    "(rows, bm25 parts) of the query term `t` in 'any' mode, by the compiled kernels `k`; kept as `_part` keeps them."
+    lo, hi = self.range_of(t, True)
+    if hi - lo <= 1 or (t, True, with_ctx) in self.__dict__.get('_kept', {}):      # one term, or none (or a prefix's parts kept): its parts
+        rows, _, w = self._part(t, True, with_ctx, k); return rows, w
+    tf = self.__dict__.setdefault('_scratch', threading.local())                    # a prefix of several terms: each row's counts summed (in a zeroed array of the thread's own), then its part
+    if getattr(tf, 'a', None) is None: tf.a = np.zeros(self.n)
+    rows = k.summed_rows(self.idx, self.tt, self.tc, self.off[lo], self.off[hi], bool(with_ctx), tf.a); idf = _idf(self.n, len(rows))
+    keep = self._keeps(len(rows)) and 16 * len(rows) <= TERM_CACHE               # a long one's parts kept, as `_part` keeps them (rows ascending), unless it would crowd out the others
+    if keep: rows = np.sort(rows)
+    w = k.summed_parts(rows, tf.a, self.norm, idf)
+    if keep: self._keep((t, True, with_ctx), (rows.astype(np.int32), idf, w))
+    return rows, w
 
 # %% ../nbs/06_store.ipynb #7e11d2a1
 def _kw_memory(m, q: str, mode: str, with_ctx: bool, depth: int, mask, max_df: float, min_terms: int) -> Leg:
@@ -1070,14 +1100,6 @@ def _leg(m: Snapshot, key: tuple, make):
         c[key] = got
         if len(c) > LEG_CACHE: c.popitem(last=False)
     return got
-
-PARALLEL_FROM = 20_000   # rows from which a search makes its two legs at once, on two threads (None: never)
-_second = {}
-
-def _second_thread() -> ThreadPoolExecutor:
-    "This process's threads for a search's second leg (a fork gets its own)."
-    if os.getpid() not in _second: _second.clear(); _second.setdefault(os.getpid(), ThreadPoolExecutor(os.cpu_count() or 1, thread_name_prefix='litebench-leg'))
-    return _second[os.getpid()]
 
 def _legs(m: Snapshot, jobs: list, together: bool = False) -> list:
     "The legs of `jobs` [(key, make)], each as `_leg` gives it; with `together`, two not yet kept are made at once, the second on another thread (an error in the first waits for the second)."
