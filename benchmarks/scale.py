@@ -23,8 +23,8 @@ search (depth 50) timed per query at the same search widths, with its recall@10 
 the real queries' vectors. Gaussian vectors have no clusters, so their nearest neighbours nearly tie: a hard case for HNSW.
 With numba installed (the `fast` extra), the keyword leg's two kernels side by side (`store.KW_KERNEL`: numpy, compiled): each store's
 doc_search, and the 1M-row keyword leg, timed with each, alternating, with the queries whose answers are the same.
-The legs one after the other and at once on two threads (`store.PARALLEL_FROM`), side by side: each store's doc_search, and at 1M
-the keyword leg with the 1M-vector search as its vector leg.
+A search on one thread and on two (`store.PARALLEL_FROM`: the legs at once, the compiled keyword leg's later terms beside its first),
+side by side: each store's doc_search, and at 1M the keyword leg with the 1M-vector search as its vector leg.
 The "before" numbers are the issue's, measured before saved snapshots."""
 from __future__ import annotations
 import hashlib, importlib.util, re, statistics, tempfile, time
@@ -145,10 +145,11 @@ def setting_sides(call, args, cold, name: str, values: dict, rounds: int = 3) ->
 
 
 def kernel_sides(call, args, cold, rounds: int = 3) -> dict | None:
-    "`setting_sides` for the keyword leg's kernels (`store.KW_KERNEL`): numpy's and the compiled one, the compiled one loaded before any timing. None without numba."
+    "`setting_sides` for the keyword leg's kernels (`store.KW_KERNEL`): numpy's and the compiled one, the compiled one loaded before any timing, both on one thread (`store.PARALLEL_FROM` off: the kernels alone compared). None without numba."
     if importlib.util.find_spec('numba') is None: return None
-    keep = lstore.KW_KERNEL; lstore.KW_KERNEL = 'numba'; lstore.kernels(1); lstore.KW_KERNEL = keep   # compiled (or read from numba's cache) before any timing
-    return setting_sides(call, args, cold, 'KW_KERNEL', {'numpy': 'numpy', 'numba': 'numba'}, rounds)
+    keep, par = lstore.KW_KERNEL, lstore.PARALLEL_FROM; lstore.KW_KERNEL = 'numba'; lstore.kernels(1); lstore.KW_KERNEL = keep   # compiled (or read from numba's cache) before any timing
+    try: lstore.PARALLEL_FROM = None; return setting_sides(call, args, cold, 'KW_KERNEL', {'numpy': 'numpy', 'numba': 'numba'}, rounds)
+    finally: lstore.PARALLEL_FROM = par
 
 
 def kernels_loaded():
@@ -173,7 +174,7 @@ def open_and_search(path, queries, qvecs, warmup: int = 5) -> dict:
         box['s'] = TreeStore(path, readonly=True); box['s'].mem
     search = lambda q, v: box['s'].doc_search(q, qvec=v)
     out['kernels'] = kernel_sides(search, args, reopen)
-    out['legs'] = setting_sides(search, args, reopen, 'PARALLEL_FROM', {'one': None, 'two': 0})   # the two legs one after the other, or at once
+    out['legs'] = setting_sides(search, args, reopen, 'PARALLEL_FROM', {'one': None, 'two': 0})   # one thread, or two (the legs at once, the keyword leg's terms beside each other)
     box['s'].close(); return out
 
 
@@ -258,12 +259,14 @@ def replicated_postings(P, k: int):
 
 
 def both_legs(kw, vector, args, cold, rounds: int = 2) -> dict:
-    "A search's two legs, `kw(q)` and `vector(v)` for each (q, v) of `args`, one after the other and at once (as `search` makes them, `store._legs`), alternating `rounds` times, each pass after `cold()`: the median over rounds of each's p50 and p95."
+    "A search's two legs, `kw(q)` and `vector(v)` for each (q, v) of `args`, on one thread and on two as `search` makes them from `store.PARALLEL_FROM` rows (the legs at once, `store._legs`, and the keyword leg's later terms beside its first), alternating `rounds` times, each pass after `cold()`: the median over rounds of each's p50 and p95."
     from types import SimpleNamespace
     call = lambda q, v, together: lstore._legs(SimpleNamespace(), [('kw', lambda: kw(q)), ('vec', lambda: vector(v))], together)   # a new namespace: no leg kept
-    runs = {'one': [], 'two': []}
-    for _ in range(rounds):
-        for k in runs: cold(); runs[k].append(ms_stats(time_calls(call, [(q, v, k == 'two') for q, v in args], 0)))
+    runs, par = {'one': [], 'two': []}, lstore.PARALLEL_FROM
+    try:
+        for _ in range(rounds):
+            for k in runs: lstore.PARALLEL_FROM = par if k == 'two' else None; cold(); runs[k].append(ms_stats(time_calls(call, [(q, v, k == 'two') for q, v in args], 0)))
+    finally: lstore.PARALLEL_FROM = par
     return dict(rounds=rounds, **{k: dict(median_ms=statistics.median(x['median_ms'] for x in r), p95_ms=statistics.median(x['p95_ms'] for x in r)) for k, r in runs.items()})
 
 
@@ -322,7 +325,7 @@ def scale_report(r: dict) -> str:
     kk = [x for x in rows if x.get('kernels')]
     if kk:
         L += ['', f"The keyword leg's kernels (`store.KW_KERNEL`), side by side on each store: `doc_search` (kw 'any') with numpy's and with the compiled one (numba, the `fast` extra), "
-                  f"the kernels alternating {kk[0]['kernels']['rounds']} times over the queries, each pass the first on the store opened afresh (no record, node, term's parts or leg read before it; the kernels loaded); medians over the rounds. "
+                  f"on one thread (`store.PARALLEL_FROM` off), the kernels alternating {kk[0]['kernels']['rounds']} times over the queries, each pass the first on the store opened afresh (no record, node, term's parts or leg read before it; the kernels loaded); medians over the rounds. "
                   "The tables above use the store's default, 'auto': numpy below `KW_COMPILED_FROM` rows, the compiled kernel from there (its search times taken once it is loaded):", '',
               '| size | chunks | numpy p50 / p95 (ms) | compiled p50 / p95 (ms) | p50 ratio | same hits |', '|---|---|---|---|---|---|']
         L += [f"| {x['k']}× | {x['chunks']:,} | {x['kernels']['numpy']['median_ms']:.2f} / {x['kernels']['numpy']['p95_ms']:.2f} | {x['kernels']['numba']['median_ms']:.2f} / {x['kernels']['numba']['p95_ms']:.2f} | "
@@ -330,7 +333,7 @@ def scale_report(r: dict) -> str:
     elif rows: L += ['', "The keyword leg's compiled kernel: not measured (numba is not installed: the `fast` extra)."]
     ll = [x for x in rows if x.get('legs')]
     if ll:
-        L += ['', f"A search's two legs one after the other, and at once on two threads (`store.PARALLEL_FROM`; the store makes them at once from {lstore.PARALLEL_FROM:,} rows, and the tables above use that default), "
+        L += ['', f"A search on one thread, and on two (`store.PARALLEL_FROM`: from {lstore.PARALLEL_FROM:,} rows the store makes its two legs at once, and the compiled keyword leg its later terms' parts beside its first; the tables above but the kernels' use that default), "
                   f"side by side on each store: `doc_search` (kw 'any'), the two alternating {ll[0]['legs']['rounds']} times over the queries, each pass the first on the store opened afresh, as above; medians over the rounds:", '',
               '| size | chunks | one thread p50 / p95 (ms) | two threads p50 / p95 (ms) | p50 ratio | same hits |', '|---|---|---|---|---|---|']
         L += [f"| {x['k']}× | {x['chunks']:,} | {x['legs']['one']['median_ms']:.2f} / {x['legs']['one']['p95_ms']:.2f} | {x['legs']['two']['median_ms']:.2f} / {x['legs']['two']['p95_ms']:.2f} | "
@@ -373,7 +376,7 @@ def scale_report(r: dict) -> str:
         if c: L[-1] += (f" Its kernels side by side (alternating {c['rounds']} times, each pass with no term's parts kept at its start; medians): numpy p50 / p95 {c['numpy']['median_ms']:.2f} / {c['numpy']['p95_ms']:.2f} ms, "
                         f"compiled {c['numba']['median_ms']:.2f} / {c['numba']['p95_ms']:.2f} ms ({c['numba']['median_ms'] / c['numpy']['median_ms']:.2f}×), the same leg for {c['same']} of {c['n']} queries.")
         b = k.get('legs')
-        if b: L[-1] += (f" With the 1M-vector search above at the store's width as its vector leg (other rows than the keyword leg's, which does not matter for time), the two legs of each query one after the other and at once, as `search` makes them from `PARALLEL_FROM` rows "
-                        f"(alternating {b['rounds']} times, each pass with no term's parts kept at its start; medians): one after the other p50 / p95 {b['one']['median_ms']:.2f} / {b['one']['p95_ms']:.2f} ms, at once {b['two']['median_ms']:.2f} / {b['two']['p95_ms']:.2f} ms ({b['two']['median_ms'] / b['one']['median_ms']:.2f}×).")
+        if b: L[-1] += (f" With the 1M-vector search above at the store's width as its vector leg (other rows than the keyword leg's, which does not matter for time), the two legs of each query on one thread, and on two as `search` makes them from `PARALLEL_FROM` rows (the legs at once, and the keyword leg's later terms' parts beside its first) "
+                        f"(alternating {b['rounds']} times, each pass with no term's parts kept at its start; medians): one thread p50 / p95 {b['one']['median_ms']:.2f} / {b['one']['p95_ms']:.2f} ms, two threads {b['two']['median_ms']:.2f} / {b['two']['p95_ms']:.2f} ms ({b['two']['median_ms'] / b['one']['median_ms']:.2f}×).")
     L += ['', f"{r['queries']} queries (verbatim sentences and their short variants), query vectors given. Machine: {r['machine']}."]
     return '\n'.join(L)

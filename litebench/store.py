@@ -19,10 +19,10 @@ from .encode import one_thread, window_of
 
 # %% auto #0
 __all__ = ['TOKENIZE', 'PAGE_SIZE', 'PATH_SEP', 'CACHE_FORMAT', 'HNSW_WIDTH', 'HNSW_DTYPE', 'HNSW_THREADS', 'KW_MODES',
-           'KW_KERNEL', 'KW_COMPILED_FROM', 'KERNEL_THREAD', 'PARALLEL_FROM', 'TERM_CACHE', 'MODES', 'FUSIONS',
-           'LEG_CACHE', 'check_weights', 'rrf', 'minmax', 'tier_by_held', 'valid_text', 'fts_tokens', 'fts_terms',
-           'query_terms', 'fts_query', 'StoreError', 'FlatStore', 'path_col', 'path_of', 'SyncReport', 'read_chunks',
-           'Snapshot', 'Rows', 'mapped', 'usearch_index', 'hnsw_top', 'Indexes', 'common_terms', 'Leg',
+           'KW_KERNEL', 'KW_COMPILED_FROM', 'KERNEL_THREAD', 'PARALLEL_FROM', 'THREAD_POSTINGS', 'TERM_CACHE', 'MODES',
+           'FUSIONS', 'LEG_CACHE', 'check_weights', 'rrf', 'minmax', 'tier_by_held', 'valid_text', 'fts_tokens',
+           'fts_terms', 'query_terms', 'fts_query', 'StoreError', 'FlatStore', 'path_col', 'path_of', 'SyncReport',
+           'read_chunks', 'Snapshot', 'Rows', 'mapped', 'usearch_index', 'hnsw_top', 'Indexes', 'common_terms', 'Leg',
            'postings_arrays', 'Postings', 'Kernels', 'kernels', 'positive_int', 'window', 'lexical', 'Windows',
            'windows_of']
 
@@ -745,6 +745,7 @@ KW_KERNEL = 'auto'          # the 'any' keyword leg: 'numba' (compiled; the `fas
 KW_COMPILED_FROM = 20_000   # rows from which 'auto' uses the compiled kernel
 KERNEL_THREAD = 'litebench-kernels'   # the name of the thread in which 'auto' loads them
 PARALLEL_FROM = 20_000   # rows from which a search works on two threads: its two legs at once, and the compiled keyword leg's terms' parts (None: never)
+THREAD_POSTINGS = 100_000   # postings of a keyword leg's later terms from which their parts are made on other threads
 _second = {}
 
 def _second_thread() -> ThreadPoolExecutor:
@@ -947,7 +948,8 @@ def ranked_any(self: Postings, terms,  # the query's terms, each matching every 
               ) -> tuple:
     "(the `depth` rows of best bm25 over `terms` in 'any' mode, best first; their bm25; how many of `terms` each holds), compiled: `tally`'s numbers for those rows, with the terms held."
     s, held = np.zeros(self.n), np.zeros(self.n, np.int32)
-    together = PARALLEL_FROM is not None and self.n >= PARALLEL_FROM      # the later terms' parts made on other threads meanwhile
+    later = sum(int(self.off[hi] - self.off[lo]) for lo, hi in (self.range_of(t, True) for t in terms[1:]))
+    together = PARALLEL_FROM is not None and self.n >= PARALLEL_FROM and later >= THREAD_POSTINGS   # the later terms' parts made on other threads meanwhile, when they are worth a thread
     for rows, w in _in_order(lambda t: self._any_part(t, with_ctx, k), list(terms), together):
         k.add(s, held, rows, w)                                         # in the terms' order: each row's parts added as `tally` adds them
     i = k.best(s, np.zeros(0, bool) if mask is None else mask, depth)
