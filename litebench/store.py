@@ -1105,12 +1105,9 @@ def _leg(m: Snapshot, key: tuple, make):
 
 def _legs(m: Snapshot, jobs: list, together: bool = False) -> list:
     "The legs of `jobs` [(key, make)], each as `_leg` gives it; with `together`, two not yet kept are made at once, the second on another thread (an error in the first waits for the second)."
-    c = m.__dict__.get('legs', {}); made = {}
+    c, made = m.__dict__.get('legs', {}), {}
     if together and len(jobs) == 2 and all(k not in c for k, _ in jobs):
-        (k1, f1), (k2, f2) = jobs; second = _second_thread().submit(f2)
-        try: made[k1] = f1()
-        finally: wait([second])
-        made[k2] = second.result()
+        made = dict(zip((k for k, _ in jobs), _in_order(lambda f: f(), [f for _, f in jobs], True)))
     return [_leg(m, k, (lambda k=k: made[k]) if k in made else f) for k, f in jobs]
 
 def _hashable(x): return tuple(x) if isinstance(x, (list, tuple)) else x
