@@ -4,7 +4,7 @@
 
 # %% ../nbs/06_store.ipynb #41f914a6
 from __future__ import annotations
-import importlib.util, json, math, mmap, os, shutil, sqlite3, sys, threading, uuid, warnings, weakref
+import importlib.util, itertools, json, math, mmap, os, shutil, sqlite3, sys, threading, uuid, warnings, weakref
 from collections import Counter, OrderedDict
 from concurrent.futures import ThreadPoolExecutor, wait
 from fastcore.basics import patch
@@ -19,12 +19,12 @@ from .encode import one_thread, window_of
 
 # %% auto #0
 __all__ = ['TOKENIZE', 'PAGE_SIZE', 'PATH_SEP', 'CACHE_FORMAT', 'HNSW_WIDTH', 'HNSW_DTYPE', 'HNSW_THREADS', 'KW_MODES',
-           'KW_KERNEL', 'KW_COMPILED_FROM', 'KERNEL_THREAD', 'PARALLEL_FROM', 'THREAD_POSTINGS', 'TERM_CACHE', 'MODES',
-           'FUSIONS', 'LEG_CACHE', 'check_weights', 'rrf', 'minmax', 'tier_by_held', 'valid_text', 'fts_tokens',
-           'fts_terms', 'query_terms', 'fts_query', 'StoreError', 'FlatStore', 'path_col', 'path_of', 'SyncReport',
-           'read_chunks', 'Snapshot', 'Rows', 'mapped', 'usearch_index', 'hnsw_top', 'Indexes', 'common_terms', 'Leg',
-           'postings_arrays', 'Postings', 'Kernels', 'kernels', 'positive_int', 'window', 'lexical', 'Windows',
-           'windows_of']
+           'KW_KERNEL', 'KW_COMPILED_FROM', 'KERNEL_THREAD', 'PARALLEL_FROM', 'THREAD_POSTINGS', 'DENSE_PREFIX',
+           'TERM_CACHE', 'MODES', 'FUSIONS', 'LEG_CACHE', 'check_weights', 'rrf', 'minmax', 'tier_by_held',
+           'valid_text', 'fts_tokens', 'fts_terms', 'query_terms', 'fts_query', 'StoreError', 'FlatStore', 'path_col',
+           'path_of', 'SyncReport', 'read_chunks', 'Snapshot', 'Rows', 'mapped', 'usearch_index', 'hnsw_top', 'Indexes',
+           'common_terms', 'Leg', 'postings_arrays', 'Postings', 'Kernels', 'kernels', 'positive_int', 'window',
+           'lexical', 'Windows', 'windows_of']
 
 # %% ../nbs/06_store.ipynb #9889a8b5
 def _real(x) -> bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
@@ -716,6 +716,10 @@ def _summed_rows(idx, tt, tc, a, b, with_ctx, tf):
             tf[idx[j]] += w
     return rows[:c]
 
+def _summed_counts(idx, tt, tc, a, b, with_ctx, tf):
+    "Several indexed terms' postings `a:b` (a prefix's) summed per row into `tf` (zero before), with no list of rows: a prefix with many rows reads them back from `tf`, ascending (compiled by `kernels`)."
+    for j in range(a, b): tf[idx[j]] += np.float64(tt[j]) + np.float64(tc[j]) if with_ctx else np.float64(tt[j])
+
 def _summed_parts(rows, tf, norm, idf):
     "The bm25 parts of `rows` for the counts `_summed_rows` left in `tf`, as `_part` computes them; `tf` is left zero (compiled by `kernels`)."
     out = np.empty(len(rows))
@@ -746,6 +750,7 @@ KW_COMPILED_FROM = 20_000   # rows from which 'auto' uses the compiled kernel
 KERNEL_THREAD = 'litebench-kernels'   # the name of the thread in which 'auto' loads them
 PARALLEL_FROM = 20_000   # rows from which a search works on two threads: its two legs at once, and the compiled keyword leg's terms' parts (None: never)
 THREAD_POSTINGS = 100_000   # postings of a keyword leg's later terms from which their parts are made on other threads
+DENSE_PREFIX = 32   # a prefix with more postings than rows / DENSE_PREFIX reads its rows back from its summed counts, ascending (0: never)
 _second = {}
 
 def _second_thread() -> ThreadPoolExecutor:
@@ -766,6 +771,7 @@ def _in_order(f, xs: list, together: bool = False):
 class Kernels(NamedTuple):
     parts: object          # one indexed term's bm25 parts
     summed_rows: object    # a prefix's counts summed per row
+    summed_counts: object  # the same, its rows left to be read back (a prefix with many rows)
     summed_parts: object   # their bm25 parts
     add: object            # parts at hand added to the scores
     best: object           # the best rows
@@ -778,11 +784,11 @@ def _compile():
         if _compiled or _failed: return
         try:
             import numba
-            ks = Kernels(*(numba.njit(cache=True, nogil=True, error_model='numpy')(f) for f in (_bm25_parts, _summed_rows, _summed_parts, _add_parts, _best_nonzero)))
-            for ro in (False, True):                             # postings in memory, or mapped from a snapshot's files (read-only)
-                a = [np.zeros(1, t) for t in (np.int32, np.float32, np.float32, np.float64)]
+            ks = Kernels(*(numba.njit(cache=True, nogil=True, error_model='numpy')(f) for f in (_bm25_parts, _summed_rows, _summed_counts, _summed_parts, _add_parts, _best_nonzero)))
+            for ro, count in itertools.product((False, True), (np.float32, np.uint16)):   # postings in memory, or mapped from a snapshot's files (read-only, counts as `_stored` keeps them)
+                a = [np.zeros(1, t) for t in (np.int32, count, count, np.float64)]
                 for x in a: x.flags.writeable = not ro
-                ks.parts(*a[:3], 0, 1, True, a[3], 1.0); ks.add(np.zeros(1), np.zeros(1, np.int32), a[0], np.zeros(1))
+                ks.parts(*a[:3], 0, 1, True, a[3], 1.0); ks.add(np.zeros(1), np.zeros(1, np.int32), a[0], np.zeros(1)); ks.summed_counts(*a[:3], 0, 1, True, np.zeros(1))
                 ks.summed_parts(ks.summed_rows(*a[:3], 0, 1, True, np.zeros(1)), np.ones(1), a[3], 1.0)
             ks.add(np.zeros(1), np.zeros(1, np.int32), np.zeros(1, np.int64), np.zeros(1))   # a prefix's rows
             ks.best(np.zeros(1), np.zeros(0, bool), 1); _compiled.append(ks)
@@ -966,9 +972,12 @@ def _any_part(self: Postings, t: str,  # a query term, matching every term it be
         rows, _, w = self._part(t, True, with_ctx, k); return rows, w
     tf = self.__dict__.setdefault('_scratch', threading.local())                    # a prefix of several terms: each row's counts summed (in a zeroed array of the thread's own), then its part
     if getattr(tf, 'a', None) is None: tf.a = np.zeros(self.n)
-    rows = k.summed_rows(self.idx, self.tt, self.tc, self.off[lo], self.off[hi], bool(with_ctx), tf.a); idf = _idf(self.n, len(rows))
+    a, b = self.off[lo], self.off[hi]; dense = DENSE_PREFIX and DENSE_PREFIX * (b - a) > self.n
+    if dense: k.summed_counts(self.idx, self.tt, self.tc, a, b, bool(with_ctx), tf.a); rows = np.flatnonzero(tf.a)   # many postings: one pass over the counts finds the rows, ascending (cheaper than listing and sorting them)
+    else: rows = k.summed_rows(self.idx, self.tt, self.tc, a, b, bool(with_ctx), tf.a)
+    idf = _idf(self.n, len(rows))
     keep = self._keeps(len(rows)) and 16 * len(rows) <= TERM_CACHE               # a long one's parts kept, as `_part` keeps them (rows ascending), unless it would crowd out the others
-    if keep: rows = np.sort(rows)
+    if keep and not dense: rows = np.sort(rows)
     w = k.summed_parts(rows, tf.a, self.norm, idf)
     if keep: self._keep((t, True, with_ctx), (rows.astype(np.int32), idf, w))
     return rows, w
