@@ -750,7 +750,7 @@ KW_COMPILED_FROM = 20_000   # rows from which 'auto' uses the compiled kernel
 KERNEL_THREAD = 'litebench-kernels'   # the name of the thread in which 'auto' loads them
 PARALLEL_FROM = 20_000   # rows from which a search works on two threads: its two legs at once, and the compiled keyword leg's terms' parts (None: never)
 THREAD_POSTINGS = 100_000   # postings of a keyword leg's later terms from which their parts are made on other threads
-DENSE_PREFIX = 32   # a prefix with more postings than rows / DENSE_PREFIX reads its rows back from its summed counts, ascending (0: never)
+DENSE_PREFIX = 2   # a prefix with more postings than rows / DENSE_PREFIX reads its rows back from its summed counts, ascending (0: never)
 _second = {}
 
 def _second_thread() -> ThreadPoolExecutor:
@@ -973,11 +973,11 @@ def _any_part(self: Postings, t: str,  # a query term, matching every term it be
     tf = self.__dict__.setdefault('_scratch', threading.local())                    # a prefix of several terms: each row's counts summed (in a zeroed array of the thread's own), then its part
     if getattr(tf, 'a', None) is None: tf.a = np.zeros(self.n)
     a, b = self.off[lo], self.off[hi]; dense = DENSE_PREFIX and DENSE_PREFIX * (b - a) > self.n
-    if dense: k.summed_counts(self.idx, self.tt, self.tc, a, b, bool(with_ctx), tf.a); rows = np.flatnonzero(tf.a)   # many postings: one pass over the counts finds the rows, ascending (cheaper than listing and sorting them)
+    if dense: k.summed_counts(self.idx, self.tt, self.tc, a, b, bool(with_ctx), tf.a); rows = np.flatnonzero(tf.a)   # many postings: one pass over the counts finds the rows, ascending
     else: rows = k.summed_rows(self.idx, self.tt, self.tc, a, b, bool(with_ctx), tf.a)
     idf = _idf(self.n, len(rows))
     keep = self._keeps(len(rows)) and 16 * len(rows) <= TERM_CACHE               # a long one's parts kept, as `_part` keeps them (rows ascending), unless it would crowd out the others
-    if keep and not dense: rows = np.sort(rows)
+    if keep and not dense: rows = np.sort(rows, kind='stable')                   # numpy's timsort: it merges the runs the terms' ascending rows leave, where its default sort starts over
     w = k.summed_parts(rows, tf.a, self.norm, idf)
     if keep: self._keep((t, True, with_ctx), (rows.astype(np.int32), idf, w))
     return rows, w
