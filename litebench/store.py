@@ -717,8 +717,22 @@ def _summed_rows(idx, tt, tc, a, b, with_ctx, tf):
     return rows[:c]
 
 def _summed_counts(idx, tt, tc, a, b, with_ctx, tf):
-    "Several indexed terms' postings `a:b` (a prefix's) summed per row into `tf` (zero before), with no list of rows: a prefix with many rows reads them back from `tf`, ascending (compiled by `kernels`)."
-    for j in range(a, b): tf[idx[j]] += np.float64(tt[j]) + np.float64(tc[j]) if with_ctx else np.float64(tt[j])
+    "Several indexed terms' postings `a:b` (a prefix's) summed per row into `tf` (zero before), with no list of rows (`_dense_parts` reads them back): how many rows have a count (compiled by `kernels`)."
+    c = 0
+    for j in range(a, b):
+        w = np.float64(tt[j]) + np.float64(tc[j]) if with_ctx else np.float64(tt[j])
+        if w > 0: c += tf[idx[j]] == 0; tf[idx[j]] += w
+    return c
+
+def _dense_parts(tf, norm, idf, c):
+    "The `c` rows with a count in `tf`, ascending, and their bm25 parts, as `_summed_parts` computes them, in one pass over `tf`; `tf` is left zero (compiled by `kernels`)."
+    rows, out, k = np.empty(c, np.int64), np.empty(c), 0
+    for r in range(len(tf)):
+        x = tf[r]
+        if x != 0:
+            if k < c: rows[k] = r; out[k] = idf * x * 2.2 / (x + norm[r])   # never beyond `c` (which a zero `tf` before the sum makes exact)
+            tf[r] = 0.0; k += 1
+    return rows, out
 
 def _summed_parts(rows, tf, norm, idf):
     "The bm25 parts of `rows` for the counts `_summed_rows` left in `tf`, as `_part` computes them; `tf` is left zero (compiled by `kernels`)."
@@ -773,6 +787,7 @@ class Kernels(NamedTuple):
     summed_rows: object    # a prefix's counts summed per row
     summed_counts: object  # the same, its rows left to be read back (a prefix with many rows)
     summed_parts: object   # their bm25 parts
+    dense_parts: object    # the rows read back from the counts, with their parts
     add: object            # parts at hand added to the scores
     best: object           # the best rows
 
@@ -784,11 +799,11 @@ def _compile():
         if _compiled or _failed: return
         try:
             import numba
-            ks = Kernels(*(numba.njit(cache=True, nogil=True, error_model='numpy')(f) for f in (_bm25_parts, _summed_rows, _summed_counts, _summed_parts, _add_parts, _best_nonzero)))
+            ks = Kernels(*(numba.njit(cache=True, nogil=True, error_model='numpy')(f) for f in (_bm25_parts, _summed_rows, _summed_counts, _summed_parts, _dense_parts, _add_parts, _best_nonzero)))
             for ro, count in itertools.product((False, True), (np.float32, np.uint16)):   # postings in memory, or mapped from a snapshot's files (read-only, counts as `_stored` keeps them)
                 a = [np.zeros(1, t) for t in (np.int32, count, count, np.float64)]
                 for x in a: x.flags.writeable = not ro
-                ks.parts(*a[:3], 0, 1, True, a[3], 1.0); ks.add(np.zeros(1), np.zeros(1, np.int32), a[0], np.zeros(1)); ks.summed_counts(*a[:3], 0, 1, True, np.zeros(1))
+                ks.parts(*a[:3], 0, 1, True, a[3], 1.0); ks.add(np.zeros(1), np.zeros(1, np.int32), a[0], np.zeros(1)); ks.dense_parts(np.ones(1), a[3], 1.0, ks.summed_counts(*a[:3], 0, 1, True, np.zeros(1)))
                 ks.summed_parts(ks.summed_rows(*a[:3], 0, 1, True, np.zeros(1)), np.ones(1), a[3], 1.0)
             ks.add(np.zeros(1), np.zeros(1, np.int32), np.zeros(1, np.int64), np.zeros(1))   # a prefix's rows
             ks.best(np.zeros(1), np.zeros(0, bool), 1); _compiled.append(ks)
@@ -972,13 +987,17 @@ def _any_part(self: Postings, t: str,  # a query term, matching every term it be
         rows, _, w = self._part(t, True, with_ctx, k); return rows, w
     tf = self.__dict__.setdefault('_scratch', threading.local())                    # a prefix of several terms: each row's counts summed (in a zeroed array of the thread's own), then its part
     if getattr(tf, 'a', None) is None: tf.a = np.zeros(self.n)
-    a, b = self.off[lo], self.off[hi]; dense = DENSE_PREFIX and DENSE_PREFIX * (b - a) > self.n
-    if dense: k.summed_counts(self.idx, self.tt, self.tc, a, b, bool(with_ctx), tf.a); rows = np.flatnonzero(tf.a)   # many postings: one pass over the counts finds the rows, ascending
-    else: rows = k.summed_rows(self.idx, self.tt, self.tc, a, b, bool(with_ctx), tf.a)
-    idf = _idf(self.n, len(rows))
-    keep = self._keeps(len(rows)) and 16 * len(rows) <= TERM_CACHE               # a long one's parts kept, as `_part` keeps them (rows ascending), unless it would crowd out the others
-    if keep and not dense: rows = np.sort(rows, kind='stable')                   # numpy's timsort: it merges the runs the terms' ascending rows leave, where its default sort starts over
-    w = k.summed_parts(rows, tf.a, self.norm, idf)
+    a, b = self.off[lo], self.off[hi]
+    try:
+        if DENSE_PREFIX and DENSE_PREFIX * (b - a) > self.n:                    # many postings: one pass over the counts finds the rows, ascending, and their parts
+            c = k.summed_counts(self.idx, self.tt, self.tc, a, b, bool(with_ctx), tf.a); idf = _idf(self.n, c)
+            rows, w = k.dense_parts(tf.a, self.norm, idf, c); keep = self._keeps(c) and 16 * c <= TERM_CACHE
+        else:
+            rows = k.summed_rows(self.idx, self.tt, self.tc, a, b, bool(with_ctx), tf.a); idf = _idf(self.n, len(rows))
+            keep = self._keeps(len(rows)) and 16 * len(rows) <= TERM_CACHE       # a long one's parts kept, as `_part` keeps them (rows ascending), unless it would crowd out the others
+            if keep: rows = np.sort(rows, kind='stable')                         # numpy's timsort: it merges the runs the terms' ascending rows leave, where its default sort starts over
+            w = k.summed_parts(rows, tf.a, self.norm, idf)
+    except BaseException: tf.a = None; raise                                     # interrupted (an error, ^C): counts may be left behind, so the thread's next sum starts from a new zeroed array
     if keep: self._keep((t, True, with_ctx), (rows.astype(np.int32), idf, w))
     return rows, w
 
