@@ -801,8 +801,8 @@ def _compile():
             import numba
             ks = Kernels(*(numba.njit(cache=True, nogil=True, error_model='numpy')(f) for f in (_bm25_parts, _summed_rows, _summed_counts, _summed_parts, _dense_parts, _add_parts, _best_nonzero)))
             for ro, count in itertools.product((False, True), (np.float32, np.uint16)):   # postings in memory, or mapped from a snapshot's files (read-only, counts as `_stored` keeps them)
-                a = [np.zeros(1, t) for t in (np.int32, count, count, np.float64)]
-                for x in a: x.flags.writeable = not ro
+                a = [np.zeros(1, t) for t in (np.int32, count, count, np.float64)]   # rows, counts in the text and the context, and the row norms (computed: never mapped)
+                for x in a[:3]: x.flags.writeable = not ro
                 ks.parts(*a[:3], 0, 1, True, a[3], 1.0); ks.add(np.zeros(1), np.zeros(1, np.int32), a[0], np.zeros(1)); ks.dense_parts(np.ones(1), a[3], 1.0, ks.summed_counts(*a[:3], 0, 1, True, np.zeros(1)))
                 ks.summed_parts(ks.summed_rows(*a[:3], 0, 1, True, np.zeros(1)), np.ones(1), a[3], 1.0)
             ks.add(np.zeros(1), np.zeros(1, np.int32), np.zeros(1, np.int64), np.zeros(1))   # a prefix's rows
@@ -988,13 +988,13 @@ def _any_part(self: Postings, t: str,  # a query term, matching every term it be
     tf = self.__dict__.setdefault('_scratch', threading.local())                    # a prefix of several terms: each row's counts summed (in a zeroed array of the thread's own), then its part
     if getattr(tf, 'a', None) is None: tf.a = np.zeros(self.n)
     a, b = self.off[lo], self.off[hi]
+    dense = DENSE_PREFIX and DENSE_PREFIX * (b - a) > self.n                     # many postings: one pass over the counts finds the rows, ascending, and their parts
     try:
-        if DENSE_PREFIX and DENSE_PREFIX * (b - a) > self.n:                    # many postings: one pass over the counts finds the rows, ascending, and their parts
-            c = k.summed_counts(self.idx, self.tt, self.tc, a, b, bool(with_ctx), tf.a); idf = _idf(self.n, c)
-            rows, w = k.dense_parts(tf.a, self.norm, idf, c); keep = self._keeps(c) and 16 * c <= TERM_CACHE
+        if dense: c = k.summed_counts(self.idx, self.tt, self.tc, a, b, bool(with_ctx), tf.a)
+        else: rows = k.summed_rows(self.idx, self.tt, self.tc, a, b, bool(with_ctx), tf.a); c = len(rows)
+        idf, keep = _idf(self.n, c), self._keeps(c) and 16 * c <= TERM_CACHE    # a long one's parts kept, as `_part` keeps them (rows ascending), unless it would crowd out the others
+        if dense: rows, w = k.dense_parts(tf.a, self.norm, idf, c)
         else:
-            rows = k.summed_rows(self.idx, self.tt, self.tc, a, b, bool(with_ctx), tf.a); idf = _idf(self.n, len(rows))
-            keep = self._keeps(len(rows)) and 16 * len(rows) <= TERM_CACHE       # a long one's parts kept, as `_part` keeps them (rows ascending), unless it would crowd out the others
             if keep: rows = np.sort(rows, kind='stable')                         # numpy's timsort: it merges the runs the terms' ascending rows leave, where its default sort starts over
             w = k.summed_parts(rows, tf.a, self.norm, idf)
     except BaseException: tf.a = None; raise                                     # interrupted (an error, ^C): counts may be left behind, so the thread's next sum starts from a new zeroed array
