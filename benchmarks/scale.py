@@ -25,6 +25,7 @@ With numba installed (the `fast` extra), the keyword leg's two kernels side by s
 doc_search, and the 1M-row keyword leg, timed with each, alternating, with the queries whose answers are the same.
 A search on one thread and on two (`store.PARALLEL_FROM`: the legs at once, the compiled keyword leg's later terms beside its first),
 side by side: each store's doc_search, and at 1M the keyword leg with the 1M-vector search as its vector leg.
+Each prefix's postings read summed (`store.PREFIX_POSTINGS`) and every prefix summed at search, side by side: each store's doc_search, and the 1M-row keyword leg.
 The "before" numbers are the issue's, measured before saved snapshots."""
 from __future__ import annotations
 import hashlib, importlib.util, re, statistics, tempfile, time
@@ -175,6 +176,7 @@ def open_and_search(path, queries, qvecs, warmup: int = 5) -> dict:
     search = lambda q, v: box['s'].doc_search(q, qvec=v)
     out['kernels'] = kernel_sides(search, args, reopen)
     out['legs'] = setting_sides(search, args, reopen, 'PARALLEL_FROM', {'one': None, 'two': 0})   # one thread, or two (the legs at once, the keyword leg's terms beside each other)
+    if hasattr(lstore, 'PREFIX_POSTINGS'): out['prefixes'] = setting_sides(search, args, reopen, 'PREFIX_POSTINGS', {'summed': False, 'read': True})   # every prefix summed at search, or its postings read summed
     box['s'].close(); return out
 
 
@@ -188,7 +190,8 @@ def disk_parts(folder, path) -> dict:
     import sqlite3
     db = sqlite3.connect(f'file:{path}?mode=ro', uri=True)
     out = {f'SQLite {n}': b for n, b in db.execute('SELECT name, sum(pgsize) FROM dbstat GROUP BY name')}; db.close()
-    part = lambda f: ('snapshot vectors' if f.stem in ('V', 'C') else 'snapshot postings' if f.stem in ('idx', 'tt', 'tc', 'off', 'dl') else 'snapshot, rest') if f.parent.name.endswith('.snapshot') else \
+    part = lambda f: ('snapshot vectors' if f.stem in ('V', 'C') else 'snapshot postings' if f.stem in ('idx', 'tt', 'tc', 'off', 'dl') else
+                      'snapshot prefixes\' postings' if f.stem in ('pre', 'poff', 'pidx', 'ptt', 'ptc') else 'snapshot, rest') if f.parent.name.endswith('.snapshot') else \
                      'HNSW index' if f.suffix == '.usearch' else None if f == Path(path) else f'other ({f.name.split(".")[-1]})'
     for f in Path(folder).rglob('*'):
         if f.is_file() and part(f): out[part(f)] = out.get(part(f), 0) + f.stat().st_size
@@ -246,16 +249,23 @@ def million(X: np.ndarray, qvecs, n: int = 1_000_000, n_queries: int = 100, dept
     return dict(n=n, dim=M.shape[1], add_s=add_s, expansion_add=expansion_add, index=f.name, by_width=out, width=lstore.HNSW_WIDTH, queries=len(Q), depth=depth)
 
 
-def replicated_postings(P, k: int):
-    "The postings `P` of a store as they would be for its chunks `k` times over (each copy's rows after the last copy's): a `Postings` of `k` × `P.n` rows."
-    from litebench.store import Postings
-    off = np.asarray(P.off, np.int64); ln = np.diff(off); shift = (np.arange(k, dtype=np.int64) * P.n)[:, None]
-    idx, tt, tc = np.empty(len(P.idx) * k, np.int32), np.empty(len(P.idx) * k, np.float32), np.empty(len(P.idx) * k, np.float32)
-    for j in np.flatnonzero(ln):                                    # each term's rows, copy after copy: still ascending
+def replicated(off, idx, tt, tc, n: int, k: int) -> tuple:
+    "Postings `off, idx, tt, tc` over `n` rows as they would be for the rows `k` times over (each copy's rows after the last copy's): (off, idx, tt, tc)."
+    off = np.asarray(off, np.int64); ln = np.diff(off); shift = (np.arange(k, dtype=np.int64) * n)[:, None]
+    i2, t2, c2 = np.empty(len(idx) * k, np.int32), np.empty(len(idx) * k, np.float32), np.empty(len(idx) * k, np.float32)
+    for j in np.flatnonzero(ln):                                    # each list's rows, copy after copy: still ascending
         a, b = off[j], off[j + 1]; o = a * k
-        idx[o:o + (b - a) * k] = (np.asarray(P.idx[a:b], np.int64)[None, :] + shift).ravel()
-        tt[o:o + (b - a) * k], tc[o:o + (b - a) * k] = np.tile(P.tt[a:b], k), np.tile(P.tc[a:b], k)
-    return Postings(None, None, P.n * k, dict(vocab=P.vocab, off=off * k, idx=idx, tt=tt, tc=tc, dl=np.tile(P.dl, k)))
+        i2[o:o + (b - a) * k] = (np.asarray(idx[a:b], np.int64)[None, :] + shift).ravel()
+        t2[o:o + (b - a) * k], c2[o:o + (b - a) * k] = np.tile(tt[a:b], k), np.tile(tc[a:b], k)
+    return off * k, i2, t2, c2
+
+
+def replicated_postings(P, k: int):
+    "The postings `P` of a store as they would be for its chunks `k` times over: a `Postings` of `k` × `P.n` rows, with its prefixes' postings (`prefix_postings`) where `P` has them."
+    from litebench.store import Postings
+    a = dict(zip(('off', 'idx', 'tt', 'tc'), replicated(P.off, P.idx, P.tt, P.tc, P.n, k)), vocab=P.vocab, dl=np.tile(P.dl, k))
+    if hasattr(P, 'pidx'): a.update(zip(('poff', 'pidx', 'ptt', 'ptc'), replicated(P.poff, P.pidx, P.ptt, P.ptc, P.n, k)), pre=P.pre)
+    return Postings(None, None, P.n * k, a)
 
 
 def both_legs(kw, vector, args, cold, rounds: int = 2) -> dict:
@@ -283,9 +293,10 @@ def million_keyword(docs, enc, queries, n: int = 1_000_000, warmup: int = 5, vec
         leg = lambda q: _kw_memory(m, q, 'any', True, 50, None, 0.2, 3)
         ms = time_calls(leg, [(q,) for q in queries], warmup)
         kernels = kernel_sides(leg, [(q,) for q in queries], R.forget_terms, rounds=2)
+        prefixes = setting_sides(leg, [(q,) for q in queries], R.forget_terms, 'PREFIX_POSTINGS', {'summed': False, 'read': True}, rounds=2) if hasattr(lstore, 'PREFIX_POSTINGS') else None
         legs = both_legs(leg, vector, list(zip(queries, np.asarray(qvecs, np.float32))), R.forget_terms) if vector is not None else None
         s.close()
-    return dict(rows=R.n, copies=k, postings=len(R.idx), make_s=make_s, search=ms_stats(ms), queries=len(queries), kernels=kernels, legs=legs)
+    return dict(rows=R.n, copies=k, postings=len(R.idx), make_s=make_s, search=ms_stats(ms), queries=len(queries), kernels=kernels, prefixes=prefixes, legs=legs)
 
 
 def scale_speed(files, sizes=(1, 4, 16, 64), n_queries: int = 900, do_million: bool = False) -> dict:
@@ -338,6 +349,13 @@ def scale_report(r: dict) -> str:
               '| size | chunks | one thread p50 / p95 (ms) | two threads p50 / p95 (ms) | p50 ratio | same hits |', '|---|---|---|---|---|---|']
         L += [f"| {x['k']}× | {x['chunks']:,} | {x['legs']['one']['median_ms']:.2f} / {x['legs']['one']['p95_ms']:.2f} | {x['legs']['two']['median_ms']:.2f} / {x['legs']['two']['p95_ms']:.2f} | "
               f"{x['legs']['two']['median_ms'] / x['legs']['one']['median_ms']:.2f}× | {x['legs']['same']} of {x['legs']['n']} |" for x in ll]
+    pp = [x for x in rows if x.get('prefixes')]
+    if pp:
+        L += ['', "Each prefix's postings read summed (`store.PREFIX_POSTINGS`, the default: a query word that is an indexed term beginning others reads the postings of all it begins, summed per row when the store was built) "
+                  f"and every prefix summed at search (off), side by side on each store: `doc_search` (kw 'any'), the two alternating {pp[0]['prefixes']['rounds']} times over the queries, each pass the first on the store opened afresh, as above; medians over the rounds:", '',
+              '| size | chunks | summed at search p50 / p95 (ms) | read summed p50 / p95 (ms) | p50 ratio | same hits |', '|---|---|---|---|---|---|']
+        L += [f"| {x['k']}× | {x['chunks']:,} | {x['prefixes']['summed']['median_ms']:.2f} / {x['prefixes']['summed']['p95_ms']:.2f} | {x['prefixes']['read']['median_ms']:.2f} / {x['prefixes']['read']['p95_ms']:.2f} | "
+              f"{x['prefixes']['read']['median_ms'] / x['prefixes']['summed']['median_ms']:.2f}× | {x['prefixes']['same']} of {x['prefixes']['n']} |" for x in pp]
     L += ['', f"Targets: open + first query < {TARGETS['open_s']} s at 100k chunks; build linear, ≲{TARGETS['build_s_per_100k']:.0f} s per 100k chunks; "
               f"≲{TARGETS['disk_kb']} KB per chunk on disk beyond the text; doc_search p50 < {TARGETS['p50_100k_ms']} ms at 100k and < {TARGETS['p50_1m_ms']} ms at 1M."]
     z = rows[-1]
@@ -375,6 +393,9 @@ def scale_report(r: dict) -> str:
         c = k.get('kernels')
         if c: L[-1] += (f" Its kernels side by side (alternating {c['rounds']} times, each pass with no term's parts kept at its start; medians): numpy p50 / p95 {c['numpy']['median_ms']:.2f} / {c['numpy']['p95_ms']:.2f} ms, "
                         f"compiled {c['numba']['median_ms']:.2f} / {c['numba']['p95_ms']:.2f} ms ({c['numba']['median_ms'] / c['numpy']['median_ms']:.2f}×), the same leg for {c['same']} of {c['n']} queries.")
+        p = k.get('prefixes')
+        if p: L[-1] += (f" Its prefixes' postings read summed (the default) and every prefix summed at search, side by side (alternating {p['rounds']} times, each pass with no term's parts kept at its start; medians): summed at search p50 / p95 {p['summed']['median_ms']:.2f} / {p['summed']['p95_ms']:.2f} ms, "
+                        f"read summed {p['read']['median_ms']:.2f} / {p['read']['p95_ms']:.2f} ms ({p['read']['median_ms'] / p['summed']['median_ms']:.2f}×), the same leg for {p['same']} of {p['n']} queries.")
         b = k.get('legs')
         if b: L[-1] += (f" With the 1M-vector search above at the store's width as its vector leg (other rows than the keyword leg's, which does not matter for time), the two legs of each query on one thread, and on two as `search` makes them from `PARALLEL_FROM` rows (the legs at once, and the keyword leg's later terms' parts beside its first) "
                         f"(alternating {b['rounds']} times, each pass with no term's parts kept at its start; medians): one thread p50 / p95 {b['one']['median_ms']:.2f} / {b['one']['p95_ms']:.2f} ms, two threads {b['two']['median_ms']:.2f} / {b['two']['p95_ms']:.2f} ms ({b['two']['median_ms'] / b['one']['median_ms']:.2f}×).")

@@ -19,12 +19,12 @@ from .encode import one_thread, window_of
 
 # %% auto #0
 __all__ = ['TOKENIZE', 'PAGE_SIZE', 'PATH_SEP', 'CACHE_FORMAT', 'HNSW_WIDTH', 'HNSW_DTYPE', 'HNSW_THREADS', 'KW_MODES',
-           'KW_KERNEL', 'KW_COMPILED_FROM', 'KERNEL_THREAD', 'PARALLEL_FROM', 'THREAD_POSTINGS', 'DENSE_PREFIX',
-           'TERM_CACHE', 'MODES', 'FUSIONS', 'LEG_CACHE', 'check_weights', 'rrf', 'minmax', 'tier_by_held',
-           'valid_text', 'fts_tokens', 'fts_terms', 'query_terms', 'fts_query', 'StoreError', 'FlatStore', 'path_col',
-           'path_of', 'SyncReport', 'read_chunks', 'Snapshot', 'Rows', 'mapped', 'usearch_index', 'hnsw_top', 'Indexes',
-           'common_terms', 'Leg', 'postings_arrays', 'Postings', 'Kernels', 'kernels', 'positive_int', 'window',
-           'lexical', 'Windows', 'windows_of']
+           'PREFIX_POSTINGS', 'KW_KERNEL', 'KW_COMPILED_FROM', 'KERNEL_THREAD', 'PARALLEL_FROM', 'THREAD_POSTINGS',
+           'DENSE_PREFIX', 'TERM_CACHE', 'MODES', 'FUSIONS', 'LEG_CACHE', 'check_weights', 'rrf', 'minmax',
+           'tier_by_held', 'valid_text', 'fts_tokens', 'fts_terms', 'query_terms', 'fts_query', 'StoreError',
+           'FlatStore', 'path_col', 'path_of', 'SyncReport', 'read_chunks', 'Snapshot', 'Rows', 'mapped',
+           'usearch_index', 'hnsw_top', 'Indexes', 'common_terms', 'Leg', 'postings_arrays', 'Postings',
+           'prefix_postings', 'Kernels', 'kernels', 'positive_int', 'window', 'lexical', 'Windows', 'windows_of']
 
 # %% ../nbs/06_store.ipynb #9889a8b5
 def _real(x) -> bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
@@ -323,7 +323,7 @@ def read_chunks(db,           # a connection to the store
     got = {r[0]: Chunk(r[1], (r[2], r[3]), r[4], r[5], r[6], r[7], path_of(r[8], r[9])) for r in rows}
     return [got[i] for i in (all_ids.tolist() if ids is None else ids)]
 
-CACHE_FORMAT = 1   # the layout of a snapshot's files; another layout is never read
+CACHE_FORMAT = 2   # the layout of a snapshot's files; another layout is never read (2: with the prefixes' postings)
 
 class Snapshot:
     "One version of a store in memory: chunk positions, vectors, keyword postings, read in one transaction (or mapped from files saved for that version)."
@@ -451,8 +451,8 @@ def folder(self: Snapshot) -> Path:
     return Path(f'{self.path}.{self.version}.snapshot')
 
 def _stored(k: str, x: np.ndarray) -> np.ndarray:
-    "The array `x` as saved under the name `k`: term counts (`tt`, `tc`) as 16-bit integers when they fit (the same numbers in half the bytes)."
-    if k in ('tt', 'tc') and (not x.size or 0 <= x.min() and x.max() < 2**15 and (x == np.floor(x)).all()): return x.astype(np.uint16)
+    "The array `x` as saved under the name `k`: term counts (`tt`, `tc`, and the prefixes' `ptt`, `ptc`) as 16-bit integers when they fit (the same numbers in half the bytes)."
+    if k in ('tt', 'tc', 'ptt', 'ptc') and (not x.size or 0 <= x.min() and x.max() < 2**15 and (x == np.floor(x)).all()): return x.astype(np.uint16)
     return x
 
 def _manifest(m: Snapshot) -> dict:
@@ -492,7 +492,7 @@ def load(self: Snapshot, store: FlatStore) -> dict | None:
             if isinstance(a[k], np.memmap): a[k] = a[k].view(np.ndarray)        # still mapped; a plain array slices faster
             if list(a[k].shape) != shape or a[k].dtype.str != dt: return None
         if man.get('C_is_V') and 'V' in a: a['C'] = a['V']
-        return a if {'ids', 'V', 'C', 'off', 'idx', 'docs', 'vocab'} <= set(a) else None
+        return a if {'ids', 'V', 'C', 'off', 'idx', 'docs', 'vocab', 'pre', 'poff', 'pidx', 'ptt', 'ptc'} <= set(a) else None
     except (OSError, ValueError, KeyError, TypeError): return None
 
 # %% ../nbs/06_store.ipynb #3c4bcedf
@@ -683,18 +683,64 @@ def _postings_fast(db, pos: dict, n: int) -> dict | None:
                 idx=np.array([pos[i] for i in ids.tolist()], np.int32)[at], tt=(tot - tc).astype(np.float32), tc=tc.astype(np.float32))
 
 def postings_arrays(db, pos: dict, n: int) -> dict:
-    "Every indexed term's postings as arrays (vocab, off, idx, tt, tc, dl) from the FTS5 index in `db`; `pos` maps row ids to positions."
+    "Every indexed term's postings as arrays (vocab, off, idx, tt, tc, dl) from the FTS5 index in `db`, and the prefixes' (`prefix_postings`); `pos` maps row ids to positions."
     for t in ('row', 'instance'): db.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_v{t[0]} USING fts5vocab(main, fts, '{t}')")
     a = _postings_fast(db, pos, n) or _postings_rows(db, pos, n)
-    return {**a, 'dl': np.bincount(a['idx'], weights=a['tt'].astype(np.float64) + a['tc'], minlength=n)}
+    return {**a, 'dl': np.bincount(a['idx'], weights=a['tt'].astype(np.float64) + a['tc'], minlength=n), **prefix_postings(a['vocab'], a['off'], a['idx'], a['tt'], a['tc'], n)}
 
 class Postings:
-    "Every indexed term's postings (row position, count in `text`, count in `ctx`), in term order, with row lengths."
+    "Every indexed term's postings (row position, count in `text`, count in `ctx`), in term order, with row lengths; and each prefix's, summed (`prefix_postings`)."
     def __init__(self, db, pos: dict, n: int,  # the connection (FTS5 table `fts`), row id -> position, rows
                  arrays: dict | None = None):  # the `postings_arrays`, when already at hand (e.g. memory-mapped)
         a = postings_arrays(db, pos, n) if arrays is None else arrays
         self.vocab, self.off, self.idx, self.tt, self.tc, self.dl, self.n = a['vocab'], a['off'], a['idx'], a['tt'], a['tc'], a['dl'], n
         self.norm = 1.2 * (1 - 0.75 + 0.75 * self.dl / max(self.dl.mean(), 1e-9)) if n else self.dl
+        p = a if 'pidx' in a else prefix_postings(self.vocab, self.off, self.idx, self.tt, self.tc, n)   # arrays made without them: made now
+        self.pre, self.poff, self.pidx, self.ptt, self.ptc = p['pre'], p['poff'], p['pidx'], p['ptt'], p['ptc']
+        self.pslot = dict(zip(np.asarray(self.pre).tolist(), range(len(self.pre))))   # a term's position in `vocab` -> its prefix's place in `poff`
+
+# %% ../nbs/06_store.ipynb #9c3f2a11
+PREFIX_POSTINGS = True   # make and read each prefix's postings, summed (`prefix_postings`); False: none made, none read (every prefix summed at search)
+
+def _summed(rows: np.ndarray, w: np.ndarray) -> tuple:
+    "(the distinct `rows`, ascending; the sum of `w` over each, along its first axis), each row's weights added in their order in `w`."
+    if not len(rows): return rows, w
+    o = np.argsort(rows, kind='stable'); r = rows[o]
+    first = np.flatnonzero(np.concatenate(([True], r[1:] != r[:-1])))
+    return r[first], np.add.reduceat(w[o], first)
+
+def prefix_postings(vocab: list, off, idx, tt, tc,  # the terms' postings (`postings_arrays`)
+                    n: int                           # rows
+                   ) -> dict:
+    "For each indexed term that begins others (`pre`: its place in `vocab`), the postings of every term it begins, summed per row, rows ascending (`poff`, `pidx`, `ptt`, `ptc`: as `off`, `idx`, `tt`, `tc` are the terms'); none when `PREFIX_POSTINGS` is off."
+    pre, rows, cnt = [], [np.zeros(0, np.int32)], [np.zeros((0, 2))]
+    for lo, t in enumerate(vocab if PREFIX_POSTINGS else ()):
+        hi = bisect_left(vocab, t + '\U0010ffff', lo)
+        if hi - lo < 2: continue                                              # begins no other term
+        a, b = off[lo], off[hi]; r = np.asarray(idx[a:b])
+        if 4 * (b - a) > n:                                                   # many postings: counted over every row
+            c = np.stack([np.bincount(r, weights=x[a:b], minlength=n) for x in (tt, tc)], 1); r = np.flatnonzero(c.sum(1)); c = c[r]
+        else: r, c = _summed(r, np.stack([tt[a:b], tc[a:b]], 1).astype(np.float64)); keep = c.sum(1) > 0; r, c = r[keep], c[keep]
+        pre.append(lo); rows.append(r.astype(np.int32)); cnt.append(c)
+    c = np.concatenate(cnt)
+    return dict(pre=np.array(pre, np.int32), poff=np.cumsum([0] + [len(r) for r in rows[1:]]).astype(np.int64), pidx=np.concatenate(rows),
+                ptt=c[:, 0].astype(np.float32), ptc=c[:, 1].astype(np.float32))
+
+@patch
+def range_of(self: Postings, term: str, prefix: bool) -> tuple:
+    "The indexed terms `term` matches (with `prefix`, every one it begins), as a range `lo:hi` of `vocab`."
+    lo = bisect_left(self.vocab, term)
+    return lo, bisect_left(self.vocab, term + '\U0010ffff') if prefix else lo + (lo < len(self.vocab) and self.vocab[lo] == term)
+
+@patch
+def postings_of(self: Postings, term: str,  # the term
+                prefix: bool                # every term it begins
+               ) -> tuple:
+    "(idx, tt, tc, a, b, one): where `term`'s postings are, `idx[a:b]`; `one` when they are one list, rows ascending (one indexed term's, a prefix's summed, or none), else several terms' to be summed per row."
+    lo, hi = self.range_of(term, prefix)
+    if PREFIX_POSTINGS and hi - lo > 1 and (j := self.pslot.get(lo)) is not None and self.vocab[lo] == term: return self.pidx, self.ptt, self.ptc, self.poff[j], self.poff[j + 1], True
+    return self.idx, self.tt, self.tc, self.off[lo], self.off[hi], hi - lo <= 1
+
 
 # %% ../nbs/06_store.ipynb #a7c1e0d2
 def _bm25_parts(idx, tt, tc, a, b, with_ctx, norm, idf):
@@ -823,28 +869,15 @@ def kernels(n: int) -> Kernels | None:
     return _compiled[0]
 
 # %% ../nbs/06_store.ipynb #67091802
-def _summed(rows: np.ndarray, w: np.ndarray) -> tuple:
-    "(the distinct `rows`, ascending; the sum of `w` over each), each row's weights added in their order in `w`."
-    if not len(rows): return rows, w
-    o = np.argsort(rows, kind='stable'); r = rows[o]
-    first = np.flatnonzero(np.concatenate(([True], r[1:] != r[:-1])))
-    return r[first], np.add.reduceat(w[o], first)
-
-@patch
-def range_of(self: Postings, term: str, prefix: bool) -> tuple:
-    "The indexed terms `term` matches (with `prefix`, every one it begins), as a range `lo:hi` of `vocab`."
-    lo = bisect_left(self.vocab, term)
-    return lo, bisect_left(self.vocab, term + '\U0010ffff') if prefix else lo + (lo < len(self.vocab) and self.vocab[lo] == term)
-
 @patch
 def term_rows(self: Postings, term: str,  # the term
               prefix: bool,               # count every term it begins
               with_ctx: bool              # count the context column too
              ) -> tuple:
     "(the rows holding `term`, ascending; its count in each): in `text` or in both columns, every term it begins summed per row with `prefix`."
-    lo, hi = self.range_of(term, prefix); a, b = self.off[lo], self.off[hi]
-    rows, w = self.idx[a:b], np.add(self.tt[a:b], self.tc[a:b], dtype=np.float64) if with_ctx else self.tt[a:b].astype(np.float64)
-    if hi - lo > 1 or (rows[1:] <= rows[:-1]).any():              # several terms (or rows out of order): summed per row, sorting few postings, counting many
+    idx, tt, tc, a, b, one = self.postings_of(term, prefix)
+    rows, w = idx[a:b], np.add(tt[a:b], tc[a:b], dtype=np.float64) if with_ctx else tt[a:b].astype(np.float64)
+    if not one or (rows[1:] <= rows[:-1]).any():                  # several terms (or rows out of order): summed per row, sorting few postings, counting many
         if 4 * len(rows) > self.n: w = np.bincount(rows, weights=w, minlength=self.n); rows = np.flatnonzero(w); w = w[rows]
         else: rows, w = _summed(rows, w)
     keep = w > 0
@@ -858,12 +891,12 @@ TERM_CACHE = 4_000_000   # rows of long terms kept per snapshot, most recently u
 
 @patch
 def _compiled_part(self: Postings, term: str, prefix: bool, with_ctx: bool, ks) -> tuple | None:
-    "`_part`'s numbers computed by the compiled kernels `ks`, for a term that is one indexed term (not the prefix of several) from its postings as they are; None otherwise, or when they are not as they should be."
-    lo, hi = self.range_of(term, prefix)
-    if hi - lo != 1: return None
-    a, b = self.off[lo], self.off[hi]; idf = _idf(self.n, int(b - a))
-    w, ok = ks.parts(self.idx, self.tt, self.tc, a, b, with_ctx, self.norm, idf)
-    return (self.idx[a:b], idf, w) if ok else None
+    "`_part`'s numbers computed by the compiled kernels `ks`, for a term whose postings are one list (one indexed term's, or a prefix's summed: `postings_of`) as they are; None otherwise, or when they are not as they should be."
+    idx, tt, tc, a, b, one = self.postings_of(term, prefix)
+    if not one: return None
+    idf = _idf(self.n, int(b - a))
+    w, ok = ks.parts(idx, tt, tc, a, b, with_ctx, self.norm, idf)
+    return (idx[a:b], idf, w) if ok else None
 
 @patch
 def _keeps(self: Postings, rows: int) -> bool:
@@ -982,12 +1015,11 @@ def _any_part(self: Postings, t: str,  # a query term, matching every term it be
               k: Kernels               # the compiled kernels
              ) -> tuple:
     "(rows, bm25 parts) of the query term `t` in 'any' mode, by the compiled kernels `k`; kept as `_part` keeps them."
-    lo, hi = self.range_of(t, True)
-    if hi - lo <= 1 or (t, True, with_ctx) in self.__dict__.get('_kept', {}):      # one term, or none (or a prefix's parts kept): its parts
+    _, _, _, a, b, one = self.postings_of(t, True)
+    if one or (t, True, with_ctx) in self.__dict__.get('_kept', {}):              # one list (a term's, a prefix's summed, or none), or a prefix's parts kept: its parts
         rows, _, w = self._part(t, True, with_ctx, k); return rows, w
-    tf = self.__dict__.setdefault('_scratch', threading.local())                    # a prefix of several terms: each row's counts summed (in a zeroed array of the thread's own), then its part
+    tf = self.__dict__.setdefault('_scratch', threading.local())                    # a prefix of several terms, not summed before: each row's counts summed (in a zeroed array of the thread's own), then its part
     if getattr(tf, 'a', None) is None: tf.a = np.zeros(self.n)
-    a, b = self.off[lo], self.off[hi]
     dense = DENSE_PREFIX and DENSE_PREFIX * (b - a) > self.n                     # many postings: one pass over the counts finds the rows, ascending, and their parts
     try:
         if dense: c = k.summed_counts(self.idx, self.tt, self.tc, a, b, bool(with_ctx), tf.a)
