@@ -19,9 +19,9 @@ from .encode import one_thread, window_of
 
 # %% auto #0
 __all__ = ['TOKENIZE', 'PAGE_SIZE', 'PATH_SEP', 'CACHE_FORMAT', 'HNSW_WIDTH', 'HNSW_DTYPE', 'HNSW_THREADS', 'KW_MODES',
-           'PREFIX_POSTINGS', 'KW_KERNEL', 'KW_COMPILED_FROM', 'KERNEL_THREAD', 'PARALLEL_FROM', 'THREAD_POSTINGS',
-           'DENSE_PREFIX', 'TERM_CACHE', 'MODES', 'FUSIONS', 'LEG_CACHE', 'check_weights', 'rrf', 'minmax',
-           'tier_by_held', 'valid_text', 'fts_tokens', 'fts_terms', 'query_terms', 'fts_query', 'StoreError',
+           'INSTANCES_AT_ONCE', 'PREFIX_POSTINGS', 'KW_KERNEL', 'KW_COMPILED_FROM', 'KERNEL_THREAD', 'PARALLEL_FROM',
+           'THREAD_POSTINGS', 'DENSE_PREFIX', 'TERM_CACHE', 'MODES', 'FUSIONS', 'LEG_CACHE', 'check_weights', 'rrf',
+           'minmax', 'tier_by_held', 'valid_text', 'fts_tokens', 'fts_terms', 'query_terms', 'fts_query', 'StoreError',
            'FlatStore', 'path_col', 'path_of', 'SyncReport', 'read_chunks', 'Snapshot', 'Rows', 'mapped',
            'usearch_index', 'hnsw_top', 'Indexes', 'common_terms', 'Leg', 'postings_arrays', 'Postings',
            'prefix_postings', 'Kernels', 'kernels', 'positive_int', 'window', 'lexical', 'Windows', 'windows_of']
@@ -653,13 +653,24 @@ def _postings_rows(db, pos: dict, n: int) -> dict:
         idx.append(pos[rid]); tt.append(c if col == 'text' else 0); tc.append(c if col == 'ctx' else 0)
     return dict(vocab=vocab, off=np.array(off + [len(idx)], np.int64), idx=np.array(idx, np.int32), tt=np.array(tt, np.float32), tc=np.array(tc, np.float32))
 
+INSTANCES_AT_ONCE = 1 << 22   # term instances read in one SQLite string: a string stops at SQLite's limit, a billion bytes, and a million-chunk store has 160M instances
+
+def _instance_rows(db, vocab: list, cnt: np.ndarray) -> np.ndarray:
+    "The row id of every term instance in the index, in index order (term, row, column, offset), read a run of terms at a time (`INSTANCES_AT_ONCE` instances or a term's own)."
+    out, end, i = [np.zeros(0, np.int64)], np.cumsum(cnt), 0
+    while i < len(vocab):
+        j = max(i + 1, int(np.searchsorted(end, end[i] - cnt[i] + INSTANCES_AT_ONCE, 'right')))   # terms i:j
+        s = db.execute('SELECT group_concat(doc) FROM temp.fts_vi WHERE term >= ? AND term <= ?', (vocab[i], vocab[j - 1])).fetchone()[0]
+        out.append(np.fromstring(s, np.int64, sep=',') if s else np.zeros(0, np.int64)); i = j
+    return np.concatenate(out)
+
 def _postings_fast(db, pos: dict, n: int) -> dict | None:
     "The postings counted with numpy: each term's instances in index order (one column of row ids), the context column's counts from its distinct texts; None when a check fails."
     vr = db.execute('SELECT term, cnt FROM temp.fts_vr').fetchall()
     vocab, cnt = [t for t, _ in vr], np.array([c for _, c in vr], np.int64)
-    s = db.execute('SELECT group_concat(doc) FROM temp.fts_vi').fetchone()[0]
-    rid = np.fromstring(s, np.int64, sep=',') if s else np.zeros(0, np.int64)
-    if len(rid) != cnt.sum() or any(a >= b for a, b in zip(vocab, vocab[1:])): return None
+    if any(a >= b for a, b in zip(vocab, vocab[1:])): return None
+    rid = _instance_rows(db, vocab, cnt)
+    if len(rid) != cnt.sum(): return None
     term = np.repeat(np.arange(len(vocab)), cnt)
     new = np.ones(len(rid), bool); new[1:] = (term[1:] != term[:-1]) | (rid[1:] != rid[:-1])
     if ((term[1:] == term[:-1]) & (rid[1:] < rid[:-1])).any(): return None        # rows ascend within each term
