@@ -262,10 +262,10 @@ def replicated(off, idx, tt, tc, n: int, k: int) -> tuple:
 
 
 def replicated_postings(P, k: int):
-    "The postings `P` of a store as they would be for its chunks `k` times over: a `Postings` of `k` × `P.n` rows, with its prefixes' postings (`prefix_postings`) where `P` has them."
+    "The postings `P` of a store as they would be for its chunks `k` times over: a `Postings` of `k` × `P.n` rows, with its prefixes' postings (`prefix_postings`)."
     from litebench.store import Postings
     a = dict(zip(('off', 'idx', 'tt', 'tc'), replicated(P.off, P.idx, P.tt, P.tc, P.n, k)), vocab=P.vocab, dl=np.tile(P.dl, k))
-    if hasattr(P, 'pidx'): a.update(zip(('poff', 'pidx', 'ptt', 'ptc'), replicated(P.poff, P.pidx, P.ptt, P.ptc, P.n, k)), pre=P.pre)
+    a.update(zip(('poff', 'pidx', 'ptt', 'ptc'), replicated(P.poff, P.pidx, P.ptt, P.ptc, P.n, k)), pre=P.pre)
     return Postings(None, None, P.n * k, a)
 
 
@@ -294,7 +294,7 @@ def million_keyword(docs, enc, queries, n: int = 1_000_000, warmup: int = 5, vec
         leg = lambda q: _kw_memory(m, q, 'any', True, 50, None, 0.2, 3)
         ms = time_calls(leg, [(q,) for q in queries], warmup)
         kernels = kernel_sides(leg, [(q,) for q in queries], R.forget_terms, rounds=2)
-        prefixes = setting_sides(leg, [(q,) for q in queries], R.forget_terms, 'PREFIX_POSTINGS', {'summed': False, 'read': True}, rounds=2) if hasattr(lstore, 'PREFIX_POSTINGS') else None
+        prefixes = setting_sides(leg, [(q,) for q in queries], R.forget_terms, 'PREFIX_POSTINGS', {'summed': False, 'read': True}, rounds=2)
         legs = both_legs(leg, vector, list(zip(queries, np.asarray(qvecs, np.float32))), R.forget_terms) if vector is not None else None
         s.close()
     return dict(rows=R.n, copies=k, postings=len(R.idx), make_s=make_s, search=ms_stats(ms), queries=len(queries), kernels=kernels, prefixes=prefixes, legs=legs)

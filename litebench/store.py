@@ -720,6 +720,14 @@ def _summed(rows: np.ndarray, w: np.ndarray) -> tuple:
     first = np.flatnonzero(np.concatenate(([True], r[1:] != r[:-1])))
     return r[first], np.add.reduceat(w[o], first)
 
+def _per_row(rows: np.ndarray, w: np.ndarray, n: int) -> tuple:
+    "(the distinct `rows` of `n` whose weights `w` sum to more than 0, ascending; those sums, along `w`'s first axis): counted over every row when the postings are many, sorted when few."
+    if 4 * len(rows) > n:
+        s = np.stack([np.bincount(rows, weights=x, minlength=n) for x in w.reshape(len(w), -1).T], 1).reshape(n, *w.shape[1:]); rows = np.arange(n)
+    else: rows, s = _summed(rows, w)
+    keep = s.reshape(len(s), -1).sum(1) > 0
+    return rows[keep], s[keep]
+
 def prefix_postings(vocab: list, off, idx, tt, tc,  # the terms' postings (`postings_arrays`)
                     n: int                           # rows
                    ) -> dict:
@@ -728,10 +736,7 @@ def prefix_postings(vocab: list, off, idx, tt, tc,  # the terms' postings (`post
     for lo, t in enumerate(vocab if PREFIX_POSTINGS else ()):
         hi = bisect_left(vocab, t + '\U0010ffff', lo)
         if hi - lo < 2: continue                                              # begins no other term
-        a, b = off[lo], off[hi]; r = np.asarray(idx[a:b])
-        if 4 * (b - a) > n:                                                   # many postings: counted over every row
-            c = np.stack([np.bincount(r, weights=x[a:b], minlength=n) for x in (tt, tc)], 1); r = np.flatnonzero(c.sum(1)); c = c[r]
-        else: r, c = _summed(r, np.stack([tt[a:b], tc[a:b]], 1).astype(np.float64)); keep = c.sum(1) > 0; r, c = r[keep], c[keep]
+        a, b = off[lo], off[hi]; r, c = _per_row(np.asarray(idx[a:b]), np.stack([tt[a:b], tc[a:b]], 1).astype(np.float64), n)
         pre.append(lo); rows.append(r.astype(np.int32)); cnt.append(c)
     c = np.concatenate(cnt)
     return dict(pre=np.array(pre, np.int32), poff=np.cumsum([0] + [len(r) for r in rows[1:]]).astype(np.int64), pidx=np.concatenate(rows),
@@ -888,9 +893,7 @@ def term_rows(self: Postings, term: str,  # the term
     "(the rows holding `term`, ascending; its count in each): in `text` or in both columns, every term it begins summed per row with `prefix`."
     idx, tt, tc, a, b, one = self.postings_of(term, prefix)
     rows, w = idx[a:b], np.add(tt[a:b], tc[a:b], dtype=np.float64) if with_ctx else tt[a:b].astype(np.float64)
-    if not one or (rows[1:] <= rows[:-1]).any():                  # several terms (or rows out of order): summed per row, sorting few postings, counting many
-        if 4 * len(rows) > self.n: w = np.bincount(rows, weights=w, minlength=self.n); rows = np.flatnonzero(w); w = w[rows]
-        else: rows, w = _summed(rows, w)
+    if not one or (rows[1:] <= rows[:-1]).any(): rows, w = _per_row(rows, w, self.n)   # several terms (or rows out of order): summed per row
     keep = w > 0
     return (rows, w) if keep.all() else (rows[keep], w[keep])
 
