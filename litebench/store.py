@@ -824,7 +824,7 @@ def _best_nonzero(s, mask, depth):
 KW_KERNEL = 'auto'          # the 'any' keyword leg: 'numba' (compiled; the `fast` extra), 'numpy', or 'auto': numba when installed, from `KW_COMPILED_FROM` rows
 KW_COMPILED_FROM = 20_000   # rows from which 'auto' uses the compiled kernel
 KERNEL_THREAD = 'litebench-kernels'   # the name of the thread in which 'auto' loads them
-PARALLEL_FROM = 20_000   # rows from which a search works on two threads: its two legs at once, and the compiled keyword leg's terms' parts (None: never)
+PARALLEL_FROM = 500_000  # rows from which a search works on two threads: its two legs at once, and the compiled keyword leg's terms' parts (None: never); on 2 cores two threads lost up to 371k rows and won at 1M (the scale benchmark)
 THREAD_POSTINGS = 100_000   # postings of a keyword leg's later terms from which their parts are made on other threads
 DENSE_PREFIX = 2   # a prefix with more postings than rows / DENSE_PREFIX reads its rows back from its summed counts, ascending (0: never)
 _second = {}
