@@ -722,10 +722,12 @@ def _summed(rows: np.ndarray, w: np.ndarray) -> tuple:
 
 def _per_row(rows: np.ndarray, w: np.ndarray, n: int) -> tuple:
     "(the distinct `rows` of `n` whose weights `w` sum to more than 0, ascending; those sums, along `w`'s first axis): counted over every row when the postings are many, sorted when few."
-    if 4 * len(rows) > n:
-        s = np.stack([np.bincount(rows, weights=x, minlength=n) for x in w.reshape(len(w), -1).T], 1).reshape(n, *w.shape[1:]); rows = np.arange(n)
-    else: rows, s = _summed(rows, w)
-    keep = s.reshape(len(s), -1).sum(1) > 0
+    total = lambda s: s if s.ndim == 1 else s.sum(1)                            # a row's weights, summed
+    if 4 * len(rows) > n:                                                     # many: counted over every row
+        s = np.bincount(rows, weights=w, minlength=n) if w.ndim == 1 else np.stack([np.bincount(rows, weights=x, minlength=n) for x in w.T], 1)
+        rows = np.flatnonzero(total(s) > 0); return rows, s[rows]
+    rows, s = _summed(rows, w)                                                # few: sorted
+    keep = total(s) > 0
     return rows[keep], s[keep]
 
 def prefix_postings(vocab: list, off, idx, tt, tc,  # the terms' postings (`postings_arrays`)
