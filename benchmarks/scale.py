@@ -12,8 +12,9 @@ What is measured, per size (each in a fresh process, so nothing is warm but the 
   largest size by component (SQLite's tables and indexes, the snapshot's vectors and postings, the HNSW index).
 - recall@10 of the HNSW index against exact search, on the vectors `doc_search` searches (heading path + text), its depth-50
   candidates scored exactly as the store scores them (`hnsw_top`): the store's
-  own index above `exact_below`, one built the same way (`FlatStore._hnsw`) below it. Above `exact_below`, side by side, an index
-  keeping float32 and one keeping 8-bit integers (the store's `HNSW_DTYPE`): build time, size, search time and recall. A replicated chunk's copies tie, so a
+  own index above `exact_below`, one built the same way (`FlatStore._hnsw`) below it. Above `exact_below`, side by side, indexes
+  built as the store builds its own (`HNSW_DTYPE`, `HNSW_ADD`), keeping float32, and inserting with a narrower search (usearch's
+  `expansion_add` 64 and 32, not 128): build time, size, search time and recall (`index_variants`). A replicated chunk's copies tie, so a
   returned vector counts as found when it scores at least the 10th best exact score. Above `exact_below`, the same at wider
   search widths (usearch's `expansion_search`: 64, its default, 256 and 1024, and the store's `HNSW_WIDTH`), with each search's time.
 With `--million`: 1M synthetic vectors with the corpus vectors' mean and covariance (embedding a million texts is too slow
@@ -42,7 +43,7 @@ ROOT = HERE.parent
 
 BEFORE = {1: (1449, 0.3, 0.4, 0.53, 0.69, 0.76, 10), 4: (5796, 1.7, 1.4, 0.87, 1.35, 1.25, 40), 16: (23184, 11.3, 6.1, 1.66, 2.63, 3.33, 209),
           64: (92736, 106, 31, 4.67, 8.20, 13.1, 835)}   # chunks, build s, open+first s, p50, p95, kw all p50 ms, MB on disk
-TYPES_UP_TO = 200_000   # rows up to which the HNSW index's scalar types are compared (six more builds of the index: too long at 1M rows here)
+TYPES_UP_TO = 200_000   # rows up to which HNSW index variants are compared (`index_variants`: sixteen more builds of the index, too long at 1M rows here)
 TARGETS = dict(open_s=1.0, build_s_per_100k=20.0, disk_kb=2.0, p50_100k_ms=2.0, p50_1m_ms=10.0)
 
 
@@ -68,9 +69,9 @@ PHASES = {'tree': ('litebench.treestore', 'build_tree'), 'chunks': ('litebench.t
 
 
 def build(docs, enc, path) -> dict:
-    "Build the store at `path` from `docs` and close it: seconds, and of them each of `PHASES`' (None where the checkout lacks it), chunks, texts embedded."
+    "Build the store at `path` from `docs` and close it: seconds, and of them each of `PHASES`' (None where the checkout lacks it), the seconds the HNSW index was made beside another phase (on its own thread), chunks, texts embedded."
     import importlib
-    before, spent, undo = enc.misses, {k: None for k in PHASES}, []
+    before, spent, undo, spans = enc.misses, {k: None for k in PHASES}, [], {k: [] for k in PHASES}
     for k, (mod, name) in PHASES.items():                                    # each phase's function, timed while the store is built
         *up, attr = name.split('.'); owner = importlib.import_module(mod)
         for u in up: owner = getattr(owner, u)
@@ -79,7 +80,7 @@ def build(docs, enc, path) -> dict:
         def timed(*a, _f=f, _k=k, **kw):
             t = time.perf_counter()
             try: return _f(*a, **kw)
-            finally: spent[_k] += time.perf_counter() - t
+            finally: spent[_k] += time.perf_counter() - t; spans[_k].append((t, time.perf_counter()))
         spent[k] = 0.0; setattr(owner, attr, timed); undo.append((owner, attr, f))
     try:
         t0 = time.perf_counter(); s = TreeStore(path, enc)
@@ -87,7 +88,8 @@ def build(docs, enc, path) -> dict:
         n = len(s); s.close()
     finally:
         for owner, attr, f in undo: setattr(owner, attr, f)
-    return dict(build_s=time.perf_counter() - t0, phases=spent, chunks=n, embedded=enc.misses - before)
+    beside = sum(max(0.0, min(b, d) - max(a, c)) for a, b in spans['hnsw'] for k in PHASES if k != 'hnsw' for c, d in spans[k])   # phases other than the index's never overlap each other
+    return dict(build_s=time.perf_counter() - t0, phases=spent, beside=beside, chunks=n, embedded=enc.misses - before)
 
 
 def recall_at(got, s: np.ndarray, k: int = 10) -> float:
@@ -110,18 +112,26 @@ def hnsw_recall(s, qvecs, k: int = 10, depth: int = 50, widths=(64, 256, 1024)) 
     return dict(recall10=out[own]['recall10'], forced=forced, by_width=out, width=own)
 
 
-def index_types(M: np.ndarray, qvecs, k: int = 10, depth: int = 50, types=('f32', 'i8'), repeats: int = 3) -> dict:
-    "Side by side, an HNSW index over `M` keeping each of `types` (usearch's scalar kinds), built as the store builds it: median build seconds over `repeats` (the types alternating), bytes per vector saved, the depth-`depth` search's p50 with its candidates scored exactly (`hnsw_top`), and recall@`k` against exact search."
-    Index = lstore.usearch_index()
-    Q = [np.asarray(v, np.float32) for v in qvecs]; S = [M @ q for q in Q]; builds, out = {t: [] for t in types}, {}
+def hnsw_variants() -> dict:
+    "The HNSW indexes compared side by side: {label: usearch settings}, the store's own (`HNSW_DTYPE`, `HNSW_ADD`) among them; float32, and narrower insertion searches (`expansion_add`)."
+    own = dict(dtype=lstore.HNSW_DTYPE, expansion_add=lstore.HNSW_ADD)
+    out = {'f32': dict(own, dtype='f32'), f"{own['dtype']} (the store's)": own}
+    out.update({f"{own['dtype']}, add {a}": dict(own, expansion_add=a) for a in (64, 32) if a < own['expansion_add']})
+    return out
+
+
+def index_variants(M: np.ndarray, qvecs, k: int = 10, depth: int = 50, variants: dict | None = None, repeats: int = 3) -> dict:
+    "Side by side, an HNSW index over `M` as each of `variants` ({label: usearch settings}; default `hnsw_variants`) builds it, searched `HNSW_WIDTH` wide: median build seconds over `repeats` (the variants alternating), bytes per vector saved, the depth-`depth` search's p50 with its candidates scored exactly (`hnsw_top`), and recall@`k` against exact search."
+    Index, variants = lstore.usearch_index(), variants or hnsw_variants()
+    make = lambda v: Index(ndim=M.shape[1], metric='cos', expansion_search=lstore.HNSW_WIDTH, **v)
+    Q = [np.asarray(v, np.float32) for v in qvecs]; S = [M @ q for q in Q]; builds, out = {t: [] for t in variants}, {}
     for _ in range(repeats):
-        for t in types:
-            idx = Index(ndim=M.shape[1], metric='cos', dtype=t, expansion_search=lstore.HNSW_WIDTH)
-            t0 = time.perf_counter(); idx.add(np.arange(len(M), dtype=np.uint64), M); builds[t].append(time.perf_counter() - t0)
-    for t in types:                                            # the last repeat's index of each type
-        idx = Index(ndim=M.shape[1], metric='cos', dtype=t, expansion_search=lstore.HNSW_WIDTH); idx.add(np.arange(len(M), dtype=np.uint64), M)
+        for t, v in variants.items():
+            idx = make(v); t0 = time.perf_counter(); idx.add(np.arange(len(M), dtype=np.uint64), M); builds[t].append(time.perf_counter() - t0)
+    for t, v in variants.items():                              # one more index of each, measured
+        idx = make(v); idx.add(np.arange(len(M), dtype=np.uint64), M)
         with tempfile.TemporaryDirectory() as d: f = Path(d) / 'x.usearch'; idx.save(str(f)); size = f.stat().st_size
-        out[t] = dict(build_s=statistics.median(builds[t]), bytes_per_vector=size / len(M), search=ms_stats(time_calls(lambda q: lstore.hnsw_top(idx, M, q, depth), [(q,) for q in Q], 5)),
+        out[t] = dict(settings=v, build_s=statistics.median(builds[t]), bytes_per_vector=size / len(M), search=ms_stats(time_calls(lambda q: lstore.hnsw_top(idx, M, q, depth), [(q,) for q in Q], 5)),
                       recall10=float(np.mean([recall_at(lstore.hnsw_top(idx, M, q, depth)[0], sc, k) for q, sc in zip(Q, S)])))
     return dict(types=out, repeats=repeats, n=len(M))
 
@@ -168,7 +178,7 @@ def open_and_search(path, queries, qvecs, warmup: int = 5) -> dict:
     out = dict(open_first_s=first, any=ms_stats(time_calls(lambda q, v: s.doc_search(q, qvec=v), args, warmup)),
                all=ms_stats(time_calls(lambda q, v: s.doc_search(q, qvec=v, kw='all'), args, warmup)), text_bytes=sum(len(c.text.encode()) for c in s.mem.chunks),
                hnsw=hnsw_recall(s, qvecs))
-    if s.mem.hnsw is not None and s.mem.n <= TYPES_UP_TO: out['types'] = index_types(np.asarray(s.mem.C, np.float32), qvecs)
+    if s.mem.hnsw is not None and s.mem.n <= TYPES_UP_TO: out['types'] = index_variants(np.asarray(s.mem.C, np.float32), qvecs)
     s.close(); box = {}
     def reopen():
         "The store opened afresh, its snapshot read: the next pass is its first (no record, node, term's parts or leg read before; the kernels stay loaded)."
@@ -325,11 +335,11 @@ def scale_report(r: dict) -> str:
     if all(x.get('phases') for x in rows):
         L += ['', "The build by phase, seconds per 100k chunks (each phase's function timed while the store is built): the tree (`build_tree`), the chunks (`node_chunks`), "
                   "the sync (`FlatStore.sync`: SQLite's rows and the tree's nodes, the FTS5 index and its commit), reading the postings back from FTS5 at close (`postings_arrays`), "
-                  "the HNSW index, and the rest (opening the store, each document's text and heading paths, reading the snapshot and saving its arrays at close):", '',
-              '| size | chunks | tree | chunks | sync | postings | HNSW | rest | build |', '|---|---|---|---|---|---|---|---|---|']
+                  "the HNSW index (made on a thread of its own while the postings are read: how much of it ran beside them is given apart), and the rest (opening the store, each document's text and heading paths, reading the snapshot and saving its arrays at close):", '',
+              '| size | chunks | tree | chunks | sync | postings | HNSW | of it beside the postings | rest | build |', '|---|---|---|---|---|---|---|---|---|---|']
         per = lambda x, v: f"{v / x['chunks'] * 1e5:.1f}"
         L += [f"| {x['k']}× | {x['chunks']:,} | " + ' | '.join(per(x, x['phases'][k] or 0.0) for k in PHASES)
-              + f" | {per(x, x['build_s'] - sum(v or 0.0 for v in x['phases'].values()))} | {per(x, x['build_s'])} |" for x in rows]
+              + f" | {per(x, x.get('beside', 0.0))} | {per(x, x['build_s'] - sum(v or 0.0 for v in x['phases'].values()) + x.get('beside', 0.0))} | {per(x, x['build_s'])} |" for x in rows]
     if len(rows) > 1:
         a, z = rows[0], rows[-1]
         L += ['', f"Build growth from {a['chunks']:,} to {z['chunks']:,} chunks: {z['build_s'] / a['build_s']:.1f}× the time for {z['chunks'] / a['chunks']:.1f}× the chunks "
@@ -375,7 +385,7 @@ def scale_report(r: dict) -> str:
     tt = [x for x in rows if 'types' in x]
     if tt:
         ts = list(tt[0]['types']['types'])
-        L += ['', f"The HNSW index's scalar type (the store's is `store.HNSW_DTYPE`, {lstore.HNSW_DTYPE}), side by side on the same vectors at each size above `exact_below`: build (median of {tt[0]['types']['repeats']}, the types alternating), bytes per vector on disk, the depth-50 search's p50 with its candidates scored exactly (`hnsw_top`), recall@10:", '',
+        L += ['', f"HNSW indexes built in other ways, side by side on the same vectors at each size above `exact_below`: the store's own (`store.HNSW_DTYPE` {lstore.HNSW_DTYPE}, `store.HNSW_ADD` {lstore.HNSW_ADD}, usearch's `expansion_add`: how wide the search that inserts each vector is), one keeping float32, and ones inserting with a narrower search. Each: build (median of {tt[0]['types']['repeats']}, the variants alternating), bytes per vector on disk, the depth-50 search's p50 with its candidates scored exactly (`hnsw_top`), recall@10:", '',
               '| size | chunks | ' + ' | '.join(ts) + ' |', '|---|---|' + '---|' * len(ts)]
         L += [f"| {x['k']}× | {x['chunks']:,} | " + ' | '.join(f"{y['build_s']:.1f} s, {y['bytes_per_vector']:.0f} B, {y['search']['median_ms']:.2f} ms, {y['recall10']:.3f}" for y in x['types']['types'].values()) + ' |' for x in tt]
     m = r['million']

@@ -18,13 +18,14 @@ from .core import Chunk, Hit, text_hash
 from .encode import one_thread, window_of
 
 # %% auto #0
-__all__ = ['TOKENIZE', 'PAGE_SIZE', 'PATH_SEP', 'CACHE_FORMAT', 'HNSW_WIDTH', 'HNSW_DTYPE', 'HNSW_THREADS', 'KW_MODES',
-           'INSTANCES_AT_ONCE', 'PREFIX_POSTINGS', 'KW_KERNEL', 'KW_COMPILED_FROM', 'KERNEL_THREAD', 'PARALLEL_FROM',
-           'THREAD_POSTINGS', 'DENSE_PREFIX', 'TERM_CACHE', 'MODES', 'FUSIONS', 'LEG_CACHE', 'check_weights', 'rrf',
-           'minmax', 'tier_by_held', 'valid_text', 'fts_tokens', 'fts_terms', 'query_terms', 'fts_query', 'StoreError',
-           'FlatStore', 'path_col', 'path_of', 'SyncReport', 'read_chunks', 'Snapshot', 'Rows', 'mapped',
-           'usearch_index', 'hnsw_top', 'Indexes', 'common_terms', 'Leg', 'postings_arrays', 'Postings',
-           'prefix_postings', 'Kernels', 'kernels', 'positive_int', 'window', 'lexical', 'Windows', 'windows_of']
+__all__ = ['TOKENIZE', 'PAGE_SIZE', 'PATH_SEP', 'CACHE_FORMAT', 'HNSW_WIDTH', 'HNSW_DTYPE', 'HNSW_ADD', 'HNSW_THREADS',
+           'KW_MODES', 'INSTANCES_AT_ONCE', 'PREFIX_POSTINGS', 'KW_KERNEL', 'KW_COMPILED_FROM', 'KERNEL_THREAD',
+           'PARALLEL_FROM', 'THREAD_POSTINGS', 'DENSE_PREFIX', 'TERM_CACHE', 'MODES', 'FUSIONS', 'LEG_CACHE',
+           'check_weights', 'rrf', 'minmax', 'tier_by_held', 'valid_text', 'fts_tokens', 'fts_terms', 'query_terms',
+           'fts_query', 'StoreError', 'FlatStore', 'path_col', 'path_of', 'SyncReport', 'read_chunks', 'Snapshot',
+           'Rows', 'mapped', 'usearch_index', 'hnsw_top', 'Indexes', 'common_terms', 'Leg', 'postings_arrays',
+           'Postings', 'prefix_postings', 'Kernels', 'kernels', 'positive_int', 'window', 'lexical', 'Windows',
+           'windows_of']
 
 # %% ../nbs/06_store.ipynb #9889a8b5
 def _real(x) -> bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
@@ -333,15 +334,23 @@ class Snapshot:
         if self._db is not None: weakref.finalize(self, self._db.close)   # closed explicitly (a connection merely freed leaves its WAL file)
         db = self._db or store.db
         self.digest = db.execute('SELECT count(*), coalesce(sum(id), 0), coalesce(max(id), 0) FROM chunks').fetchone()
-        a = self.load(store) if self._db is not None else None
+        a, self.hnsw = self.load(store) if self._db is not None else None, None
         if a is None:
-            a = self.arrays(db)
+            a = self.arrays(db, lambda a: self._index(store, a, early=True))
             if self._db is not None and store._saves: self.save(store, a)
         self.use(a, db); self._a = a
-        self.hnsw = None
-        if self.n >= store.exact_below: self.hnsw = Indexes(store, version, self.V, self.C); self.hnsw['ctx']   # the default leg's index now, the other on first use
+        self._index(store, a)
 
-    def arrays(self, db) -> dict:
+    def _index(self, store: FlatStore, a: dict, early: bool = False):
+        "Above `exact_below` rows, the HNSW indexes over the vectors of `a`, the default leg's made now (`early`: begun on another thread, while the postings are read), the other on first use."
+        if len(a['ids']) < store.exact_below: return
+        if self.hnsw is None: self.hnsw = Indexes(store, self.version, a['V'], a['C'])
+        if early: self.hnsw.start('ctx')
+        else: self.hnsw['ctx']
+
+    def arrays(self, db,           # a connection at the snapshot's version
+               meanwhile=None      # called with the arrays read so far (ids … vectors) before the postings are read
+              ) -> dict:
         "What search needs as arrays, read from SQLite: row ids, documents, pages, offsets, vectors, postings."
         rows = db.execute('SELECT id, doc, p0, p1, start, "end", vec, cvec FROM chunks ORDER BY id').fetchall()
         docs = sorted({r[1] for r in rows}); code = {d: i for i, d in enumerate(docs)}
@@ -349,6 +358,7 @@ class Snapshot:
         a = dict(ids=col(0), doc=np.array([code[r[1]] for r in rows], np.int32), p0=col(2), p1=col(3), start=col(4), end=col(5), docs=docs)
         a['V'] = np.frombuffer(b''.join(r[6] for r in rows), np.float32).reshape(len(rows), -1) if rows else np.zeros((0, 0), np.float32)
         a['C'] = a['V'] if all(r[7] is None for r in rows) else np.frombuffer(b''.join(r[7] or r[6] for r in rows), np.float32).reshape(len(rows), -1)   # no context anywhere: one matrix
+        if meanwhile is not None: meanwhile(a)
         try: return {**a, **postings_arrays(db, dict(zip(a['ids'].tolist(), range(len(rows)))), len(rows))}
         except KeyError as e: raise StoreError(f'{self.path}: keyword index row {e.args[0]} has no chunk; open the store writable to rebuild its index') from None
 
@@ -498,6 +508,7 @@ def load(self: Snapshot, store: FlatStore) -> dict | None:
 # %% ../nbs/06_store.ipynb #3c4bcedf
 HNSW_WIDTH = 256  # the HNSW search's width (usearch's `expansion_search`; its default is 64): wider finds more of the exact neighbours, slower
 HNSW_DTYPE = 'i8' # what a new HNSW index keeps of each vector: 8-bit integers, a quarter of float32's bytes (its candidates are scored exactly: `hnsw_top`)
+HNSW_ADD = 128    # the width of the search that inserts each vector (usearch's `expansion_add`, its default): narrower builds faster and finds fewer of the exact neighbours (the scale report's index table)
 HNSW_THREADS = 0  # threads that build an HNSW index: 0, every core (two builds of the same vectors may differ); 1, one thread (the same graph every build, slower)
 
 def usearch_index():
@@ -515,7 +526,7 @@ def _hnsw(self: FlatStore, which: str, M: np.ndarray, version: str | None = None
             idx = Index.restore(str(f), view=True)   # memory-mapped, not read, in the scalar type it was saved with
             if idx is not None and (len(idx), idx.ndim) == M.shape: idx.expansion_search = HNSW_WIDTH; return idx
         except Exception: pass                   # removed or replaced meanwhile: rebuilt below
-    idx = Index(ndim=M.shape[1], metric='cos', dtype=HNSW_DTYPE, expansion_search=HNSW_WIDTH); idx.add(np.arange(len(M), dtype=np.uint64), M, threads=HNSW_THREADS)
+    idx = Index(ndim=M.shape[1], metric='cos', dtype=HNSW_DTYPE, expansion_search=HNSW_WIDTH, expansion_add=HNSW_ADD); idx.add(np.arange(len(M), dtype=np.uint64), M, threads=HNSW_THREADS)
     if f and not self.readonly:
         tmp = f.with_name(f'{f.name}.{os.getpid()}.tmp'); idx.save(str(tmp)); os.replace(tmp, f)
         for old in f.parent.glob(f'{Path(self.path).name}.{which}.*.usearch'):
@@ -537,13 +548,22 @@ def hnsw_top(idx,               # a usearch index over the rows of `M` (keys: ro
 
 # %% ../nbs/06_store.ipynb #3c4bcee0
 class Indexes(dict):
-    "A snapshot's HNSW indexes by the matrix they serve ('text', 'ctx'), each mapped from its saved file or made on first use; one index when the two matrices are one."
+    "A snapshot's HNSW indexes by the matrix they serve ('text', 'ctx'), each mapped from its saved file or made on first use (or begun earlier on another thread: `start`); one index when the two matrices are one."
     def __init__(self, store: FlatStore, version: str | None, V: np.ndarray, C: np.ndarray):
-        super().__init__(); self.store, self.version, self.M = weakref.ref(store), version, dict(text=V, ctx=C)   # no cycle: the store holds its snapshot
+        super().__init__(); self.store, self.version, self.M, self.begun = weakref.ref(store), version, dict(text=V, ctx=C), {}   # no cycle: the store holds its snapshot
+    def _which(self, which: str) -> str: return 'text' if which == 'ctx' and self.M['ctx'] is self.M['text'] else which
+    def _make(self, which: str):
+        return FlatStore._hnsw(self.store() or _Unsaved, which, self.M[which], self.version)
+    def start(self, which: str):
+        "Begin making the index `which` on a thread of its own; its first use waits for it (and raises what it raised)."
+        w = self._which(which)
+        if w in self or w in self.begun: return
+        ex = ThreadPoolExecutor(1, thread_name_prefix='litebench-hnsw'); self.begun[w] = ex.submit(self._make, w); ex.shutdown(wait=False)
     def __missing__(self, which):
-        if which == 'ctx' and self.M['ctx'] is self.M['text']: self[which] = idx = self['text']; return idx
-        store = self.store() or _Unsaved
-        self[which] = idx = FlatStore._hnsw(store, which, self.M[which], self.version); return idx
+        w = self._which(which)
+        if w != which: self[which] = idx = self[w]; return idx
+        f = self.begun.pop(which, None)
+        self[which] = idx = f.result() if f is not None else self._make(which); return idx
 
 class _Unsaved:
     "Where an index is made once its store object is gone: in memory, saved nowhere."

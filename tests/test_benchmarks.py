@@ -208,9 +208,10 @@ def test_scale(tmp_path):
     tables = [b for b in md.split('\n\n') if b.startswith('| ')]              # the sizes, the build by phase, the bytes by component
     rows, phases = table(tables[0]), table(tables[1])
     assert len(rows) == 1 and rows[0][0] == '1×' and len(rows[0]) == 10 and rows[0][9].startswith('1,449, 0.3 s'), rows
-    assert tables[1].startswith('| size | chunks | tree | chunks | sync | postings | HNSW | rest | build |') and len(phases) == 1 and phases[0][:2] == ['1×', '1,449'], phases
-    parts = [float(c) for c in phases[0][2:8]]
-    assert phases[0][8] == rows[0][3] and abs(sum(parts) - float(phases[0][8])) < 0.5 and parts[4] == 0 and min(parts[:4]) > 0, phases   # the phases add up to the build; no HNSW index below exact_below
+    assert tables[1].startswith('| size | chunks | tree | chunks | sync | postings | HNSW | of it beside the postings | rest | build |') and len(phases) == 1 and phases[0][:2] == ['1×', '1,449'], phases
+    tree, chunks, sync, postings, hnsw, beside, rest, whole = [float(c) for c in phases[0][2:10]]
+    assert phases[0][9] == rows[0][3] and abs(tree + chunks + sync + postings + hnsw - beside + rest - whole) < 0.5, phases   # the phases add up to the build, the index's time beside the postings once
+    assert hnsw == beside == 0 and min(tree, chunks, sync, postings) > 0, phases                                           # no HNSW index below exact_below
     parts = dict(table('| component |' + md.split('\n\n| component |')[1].split('\n\n')[0]))
     assert {'SQLite chunks', 'snapshot vectors', 'snapshot postings'} <= set(parts) and all(int(v) > 0 for v in parts.values()), parts
     assert 'Targets: open + first query < 1.0 s at 100k chunks' in md and '1M-vector search: not run' in md and 'HNSW recall@10 against exact search' in md
@@ -256,21 +257,24 @@ def test_scale_widths(monkeypatch):
                            queries=5, million=None, machine='m'))
     assert '| size | chunks | width 64 | width 256 (the store’s) |' in md and '| 64× | 104,768 | 0.500, 0.20 ms | 0.720, 0.46 ms |' in md and '| 1× | 1,637 | 0.990' not in md
     assert '1× 0.990 (index built for this check' in md and '64× 0.720' in md
-    assert 'scalar type' not in md                                          # no side-by-side types measured: no such table
+    assert 'built in other ways' not in md                                        # no side-by-side types measured: no such table
 
 
-def test_index_types(monkeypatch):
-    "The side-by-side HNSW scalar types on small real vectors: each type's build, size, search and recall, the 8-bit index smaller; and their row in the report."
+def test_index_variants(monkeypatch):
+    "HNSW index variants side by side on small real vectors: each one's build, size, search and recall, the 8-bit index smaller than float32's and the store's own among them; and their row in the report."
     monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
-    from scale import index_types, scale_report
+    from scale import index_variants, hnsw_variants, scale_report
+    import litebench.store as lstore
+    v = hnsw_variants()
+    assert v["i8 (the store's)"] == dict(dtype=lstore.HNSW_DTYPE, expansion_add=lstore.HNSW_ADD) and v['f32']['dtype'] == 'f32' and v['i8, add 32']['expansion_add'] == 32, v
     rng = np.random.default_rng(0); M = rng.standard_normal((2000, 32)).astype(np.float32); M /= np.linalg.norm(M, axis=1, keepdims=True)
-    t = index_types(M, M[:20] + 0.01, repeats=1)
-    f32, i8 = t['types']['f32'], t['types']['i8']
-    assert t['n'] == 2000 and i8['bytes_per_vector'] < f32['bytes_per_vector'] and all(0.5 <= x['recall10'] <= 1 and x['build_s'] > 0 for x in (f32, i8)), t
+    t = index_variants(M, M[:20] + 0.01, variants={k: v[k] for k in ('f32', "i8 (the store's)", 'i8, add 32')}, repeats=1)
+    f32, i8, narrow = t['types']['f32'], t['types']["i8 (the store's)"], t['types']['i8, add 32']
+    assert t['n'] == 2000 and i8['bytes_per_vector'] < f32['bytes_per_vector'] and all(0.5 <= x['recall10'] <= 1 and x['build_s'] > 0 for x in (f32, i8, narrow)), t
     row = dict(k=64, chunks=2000, build_s=1.0, open_first_s=0.1, any=dict(median_ms=1.0, p95_ms=2.0), all=dict(median_ms=1.0), disk_bytes=10 ** 7, text_bytes=10 ** 6,
                hnsw=dict(recall10=0.9, forced=False, width=256, by_width={256: dict(recall10=0.9, search=dict(median_ms=0.3, p95_ms=0.4))}), types=t)
     md = scale_report(dict(rows=[row], queries=20, million=None, machine='m'))
-    assert '| size | chunks | f32 | i8 |' in md and f"| 64× | 2,000 | {f32['build_s']:.1f} s, {f32['bytes_per_vector']:.0f} B" in md, md
+    assert "| size | chunks | f32 | i8 (the store's) | i8, add 32 |" in md and f"| 64× | 2,000 | {f32['build_s']:.1f} s, {f32['bytes_per_vector']:.0f} B" in md, md
 
 
 def test_copy_names(pdfs, monkeypatch):
