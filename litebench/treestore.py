@@ -4,7 +4,9 @@
 
 # %% ../nbs/07_treestore.ipynb #2de4e213
 from __future__ import annotations
-import json
+import json, multiprocessing, sys, threading
+from collections import deque
+from concurrent.futures import ProcessPoolExecutor
 from fastcore.basics import patch
 from fastcore.meta import delegates
 from typing import NamedTuple
@@ -15,7 +17,8 @@ from .store import FlatStore, Snapshot, StoreError, SyncReport, positive_int, PA
 from .configs import HELD_SHARE
 
 # %% auto #0
-__all__ = ['text_rest', 'joined', 'heading_context', 'TreeStore', 'read_text', 'Texts', 'TreeSnapshot', 'Section']
+__all__ = ['PREPARE_FROM', 'text_rest', 'joined', 'heading_context', 'TreeStore', 'DocParts', 'doc_parts', 'read_text', 'Texts',
+           'TreeSnapshot', 'Section']
 
 # %% ../nbs/07_treestore.ipynb #5992426a
 _TREE_SCHEMA = '''
@@ -54,24 +57,77 @@ class TreeStore(FlatStore):
         if not readonly: self.db.executescript(_TREE_SCHEMA)
 
 # %% ../nbs/07_treestore.ipynb #4e93b9b6
-@patch
-def add_doc(self: TreeStore, pages,   # the document's `Pages`
-            title: str = '',          # the document's title, put in front of every heading path (default: none)
-            tree_mode: str | None = None,  # how the tree is found (see `tree.detect_mode`); None: detect
-            size: int = 1200,         # chunk size in characters (in `tokens` when given)
-            tokens=None               # a tokenizer (e.g. the encoder's `token_spans`): `size` counts its tokens, the heading path's included
-           ) -> SyncReport:
-    "Add (or update) one document: its tree, its node chunks with heading paths, its text."
-    if not len(pages): raise StoreError(f'{self.path}: a document with no pages cannot be added')
-    doc, nodes = pages[0].doc, build_tree(pages, tree_mode)
+class DocParts(NamedTuple):
+    "What adding a document writes, worked out from its pages alone: its nodes, its chunks and their contexts, and its text (or, when the chunks make it, the text between them)."
+    doc: str; title: str; mode: str; nodes: list; chunks: list; ctxs: list; text: str | None; rest: str | None
+
+def doc_parts(pages,                  # the document's `Pages`
+              title: str = '',          # the document's title, put in front of every heading path (default: none)
+              tree_mode: str | None = None,  # how the tree is found (see `tree.detect_mode`); None: detect
+              size: int = 1200,         # chunk size in characters (in `tokens` when given)
+              tokens=None               # a tokenizer (e.g. the encoder's `token_spans`): `size` counts its tokens, the heading path's included
+             ) -> DocParts:
+    "The document's tree, its node chunks with their heading paths, and its text: no store needed, so another process can make them."
+    nodes = build_tree(pages, tree_mode)
     chunks = node_chunks(pages, nodes, size, tokens, (lambda n: heading_context(n.path, title) + '\n') if tokens else None)
     text = doc_text(pages); rest = text_rest(text, chunks)
+    return DocParts(pages[0].doc, title, tree_mode or '', nodes, chunks, [heading_context(c.path, title) for c in chunks], text if rest is None else None, rest)
+
+@patch
+def _put(self: TreeStore, p: DocParts) -> SyncReport:
+    "Write a document's parts: its chunks synced (scoped to it), its nodes and text in the same transaction."
     def also(db):
-        db.execute('DELETE FROM nodes WHERE doc=?', (doc,)); db.execute('DELETE FROM doc_rest WHERE doc=?', (doc,))
-        db.executemany('INSERT INTO nodes VALUES (?,?,?,?,?,?,?,?,?,?,?,?)', [(n.id, doc, i, n.parent, n.level, n.kind, n.title, json.dumps(n.path), *n.pages, *n.span) for i, n in enumerate(nodes)])
-        db.execute('INSERT OR REPLACE INTO docs VALUES (?,?,?,?)', (doc, title, tree_mode or '', text if rest is None else None))   # the text itself only when the chunks do not make it
-        if rest is not None: db.execute('INSERT INTO doc_rest VALUES (?,?)', (doc, rest))
-    return self.sync(chunks, [heading_context(c.path, title) for c in chunks], scope={doc}, also=also)
+        db.execute('DELETE FROM nodes WHERE doc=?', (p.doc,)); db.execute('DELETE FROM doc_rest WHERE doc=?', (p.doc,))
+        db.executemany('INSERT INTO nodes VALUES (?,?,?,?,?,?,?,?,?,?,?,?)', [(n.id, p.doc, i, n.parent, n.level, n.kind, n.title, json.dumps(n.path), *n.pages, *n.span) for i, n in enumerate(p.nodes)])
+        db.execute('INSERT OR REPLACE INTO docs VALUES (?,?,?,?)', (p.doc, p.title, p.mode, p.text))   # the text itself only when the chunks do not make it
+        if p.rest is not None: db.execute('INSERT INTO doc_rest VALUES (?,?)', (p.doc, p.rest))
+    return self.sync(p.chunks, p.ctxs, scope={p.doc}, also=also)
+
+@patch
+@delegates(doc_parts, but=['pages'])
+def add_doc(self: TreeStore, pages,   # the document's `Pages`
+            **kwargs                  # `doc_parts`' arguments: title, tree_mode, size, tokens
+           ) -> SyncReport:
+    "Add (or update) one document: its tree, its node chunks with heading paths, its text (`doc_parts`)."
+    if not len(pages): raise StoreError(f'{self.path}: a document with no pages cannot be added')
+    return self._put(doc_parts(pages, **kwargs))
+
+
+# %% ../nbs/07_treestore.ipynb #1b5090bc
+PREPARE_FROM = 32   # documents from which `add_docs` works out the next documents' parts in another process while it writes
+_JOB = {}           # the documents and arguments of the `add_docs` under way: a forked worker inherits them (nothing pickled on the way there)
+
+def _forkable() -> bool:
+    "Whether a process can be forked safely here: Linux, and no other thread alive in this process."
+    return sys.platform == 'linux' and threading.active_count() == 1
+
+def _parts_of(i: int) -> DocParts:
+    "In a forked worker: the parts of document `i` of the `add_docs` that forked it."
+    docs, kwargs = _JOB['docs']
+    return doc_parts(docs[i], **kwargs)
+
+@patch
+@delegates(doc_parts, but=['pages'])
+def add_docs(self: TreeStore, docs,       # each document's `Pages`
+             workers: int | None = None,  # processes that work out the next documents' parts; None: 1 from `PREPARE_FROM` documents, else 0 (all here)
+             **kwargs                     # `doc_parts`' arguments, the same for every document
+            ) -> list:
+    "Add (or update) many documents in order, each as `add_doc` adds it; with `workers` (and where a fork is safe), the next documents' parts are made in other processes meanwhile. One `SyncReport` per document."
+    docs = list(docs)
+    if empty := [i for i, d in enumerate(docs) if not len(d)]: raise StoreError(f'{self.path}: document {empty[0] + 1} of {len(docs)} has no pages; no document was added')
+    if workers is None: workers = int(len(docs) >= PREPARE_FROM)
+    if not workers or len(docs) < 2 or not _forkable(): return [self._put(doc_parts(d, **kwargs)) for d in docs]
+    out, ahead, _JOB['docs'] = [], deque(), (docs, kwargs)
+    ex = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context('fork'))   # forked at the first task, after `_JOB` is set
+    more = lambda i: ahead.append(ex.submit(_parts_of, i)) if i < len(docs) else None
+    try:
+        for i in range(2 * workers): more(i)
+        for i in range(len(docs)):
+            p = ahead.popleft().result(); more(i + 2 * workers)
+            out.append(self._put(p))
+    finally: ex.shutdown(cancel_futures=True); _JOB.pop('docs', None)
+    return out
+
 
 # %% ../nbs/07_treestore.ipynb #e33858ed
 def read_text(query,  # (sql, args) → rows, at one version of the store
