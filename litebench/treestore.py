@@ -110,23 +110,40 @@ def _parts_of(i: int) -> DocParts:
 @delegates(doc_parts, but=['pages'])
 def add_docs(self: TreeStore, docs,       # each document's `Pages`
              workers: int | None = None,  # processes that work out the next documents' parts; None: 1 from `PREPARE_FROM` documents, else 0 (all here)
+             progress: bool = False,      # show a progress bar over the documents
              **kwargs                     # `doc_parts`' arguments, the same for every document
             ) -> list:
     "Add (or update) many documents in order, each as `add_doc` adds it; with `workers` (and where a fork is safe), the next documents' parts are made in other processes meanwhile. One `SyncReport` per document."
     docs = list(docs)
     if empty := [i for i, d in enumerate(docs) if not len(d)]: raise StoreError(f'{self.path}: document {empty[0] + 1} of {len(docs)} has no pages; no document was added')
     if workers is None: workers = int(len(docs) >= PREPARE_FROM)
-    if not workers or len(docs) < 2 or not _forkable(): return [self._put(doc_parts(d, **kwargs)) for d in docs]
-    out, ahead, _JOB['docs'] = [], deque(), (docs, kwargs)
+    out, bar = [], []
+    def put(p: DocParts):
+        if progress and not bar:                          # the bar made with the first write, after any fork: its thread is never forked
+            from tqdm.auto import tqdm
+            bar.append(tqdm(total=len(docs), desc='adding documents', unit='doc'))
+        out.append(self._put(p))
+        if bar: bar[0].update()
+    try:
+        if not workers or len(docs) < 2 or not _forkable():
+            for d in docs: put(doc_parts(d, **kwargs))
+        else: self._forked(docs, workers, kwargs, put)
+    finally:
+        if bar: bar[0].close()
+    return out
+
+@patch
+def _forked(self: TreeStore, docs: list, workers: int, kwargs: dict, put):
+    "`put` each document's parts in order, made in `workers` forked processes, `2 × workers` documents ahead of the writes."
+    ahead, _JOB['docs'] = deque(), (docs, kwargs)
     ex = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context('fork'))   # forked at the first task, after `_JOB` is set
     more = lambda i: ahead.append(ex.submit(_parts_of, i)) if i < len(docs) else None
     try:
         for i in range(2 * workers): more(i)
         for i in range(len(docs)):
             p = ahead.popleft().result(); more(i + 2 * workers)
-            out.append(self._put(p))
+            put(p)
     finally: ex.shutdown(cancel_futures=True); _JOB.pop('docs', None)
-    return out
 
 
 # %% ../nbs/07_treestore.ipynb #e33858ed
