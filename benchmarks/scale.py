@@ -84,7 +84,7 @@ def build(docs, enc, path) -> dict:
         spent[k] = 0.0; setattr(owner, attr, timed); undo.append((owner, attr, f))
     try:
         import litebench.treestore as lts
-        forked = hasattr(TreeStore, 'add_docs') and len(docs) >= lts.PREPARE_FROM and lts._forkable()   # the documents' trees and chunks made in another process, beside the writes
+        forked = hasattr(lts, 'forks') and lts.forks(len(docs)) > 0   # the documents' trees and chunks made in another process, beside the writes (`add_docs`' own decision)
         t0 = time.perf_counter(); s = TreeStore(path, enc)
         if hasattr(s, 'add_docs'): s.add_docs(docs)
         else:

@@ -17,8 +17,8 @@ from .store import FlatStore, Snapshot, StoreError, SyncReport, positive_int, PA
 from .configs import HELD_SHARE
 
 # %% auto #0
-__all__ = ['PREPARE_FROM', 'text_rest', 'joined', 'heading_context', 'TreeStore', 'DocParts', 'doc_parts', 'read_text', 'Texts',
-           'TreeSnapshot', 'Section']
+__all__ = ['PREPARE_FROM', 'text_rest', 'joined', 'heading_context', 'TreeStore', 'DocParts', 'doc_parts', 'forks', 'read_text',
+           'Texts', 'TreeSnapshot', 'Section']
 
 # %% ../nbs/07_treestore.ipynb #5992426a
 _TREE_SCHEMA = '''
@@ -101,6 +101,13 @@ def _forkable() -> bool:
     "Whether a process can be forked safely here: Linux, and no other thread alive in this process."
     return sys.platform == 'linux' and threading.active_count() == 1
 
+def forks(n: int,                   # documents to add
+          workers: int | None = None  # as `add_docs`' argument
+         ) -> int:
+    "The processes `add_docs` would fork for `n` documents here and now (0: it makes every document's parts itself)."
+    w = int(n >= PREPARE_FROM) if workers is None else workers
+    return w if w and n >= 2 and _forkable() else 0
+
 def _parts_of(i: int) -> DocParts:
     "In a forked worker: the parts of document `i` of the `add_docs` that forked it."
     docs, kwargs = _JOB['docs']
@@ -116,7 +123,7 @@ def add_docs(self: TreeStore, docs,       # each document's `Pages`
     "Add (or update) many documents in order, each as `add_doc` adds it; with `workers` (and where a fork is safe), the next documents' parts are made in other processes meanwhile. One `SyncReport` per document."
     docs = list(docs)
     if empty := [i for i, d in enumerate(docs) if not len(d)]: raise StoreError(f'{self.path}: document {empty[0] + 1} of {len(docs)} has no pages; no document was added')
-    if workers is None: workers = int(len(docs) >= PREPARE_FROM)
+    workers = forks(len(docs), workers)
     out, bar = [], []
     def put(p: DocParts):
         if progress and not bar:                          # the bar made with the first write, after any fork: its thread is never forked
@@ -125,7 +132,7 @@ def add_docs(self: TreeStore, docs,       # each document's `Pages`
         out.append(self._put(p))
         if bar: bar[0].update()
     try:
-        if not workers or len(docs) < 2 or not _forkable():
+        if not workers:
             for d in docs: put(doc_parts(d, **kwargs))
         else: self._forked(docs, workers, kwargs, put)
     finally:
