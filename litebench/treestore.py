@@ -17,8 +17,8 @@ from .store import FlatStore, Snapshot, StoreError, SyncReport, positive_int, PA
 from .configs import HELD_SHARE
 
 # %% auto #0
-__all__ = ['PREPARE_FROM', 'text_rest', 'joined', 'heading_context', 'TreeStore', 'DocParts', 'doc_parts', 'forks', 'read_text',
-           'Texts', 'TreeSnapshot', 'Section']
+__all__ = ['PREPARE_FROM', 'PREPARE_PAGES', 'text_rest', 'joined', 'heading_context', 'TreeStore', 'DocParts', 'doc_parts',
+           'forks', 'read_text', 'Texts', 'TreeSnapshot', 'Section']
 
 # %% ../nbs/07_treestore.ipynb #5992426a
 _TREE_SCHEMA = '''
@@ -95,6 +95,7 @@ def add_doc(self: TreeStore, pages,   # the document's `Pages`
 
 # %% ../nbs/07_treestore.ipynb #1b5090bc
 PREPARE_FROM = 32   # documents from which `add_docs` works out the next documents' parts in another process while it writes
+PREPARE_PAGES = 256 # pages per worker whose parts `add_docs` keeps in the making ahead of the writes (and at least two documents per worker): while a long document is written, the worker makes the next ones
 _JOB = {}           # the documents and arguments of the `add_docs` under way: a forked worker inherits them (nothing pickled on the way there)
 
 def _forkable() -> bool:
@@ -141,14 +142,16 @@ def add_docs(self: TreeStore, docs,       # each document's `Pages`
 
 @patch
 def _forked(self: TreeStore, docs: list, workers: int, kwargs: dict, put):
-    "`put` each document's parts in order, made in `workers` forked processes, `2 × workers` documents ahead of the writes."
-    ahead, _JOB['docs'] = deque(), (docs, kwargs)
+    "`put` each document's parts in order, made in `workers` forked processes ahead of the writes: at least `2 × workers` documents, more while they have fewer than `PREPARE_PAGES × workers` pages."
+    ahead, _JOB['docs'], at = deque(), (docs, kwargs), dict(next=0, pages=0)   # in the making: the futures, the next document to ask for, their pages
     ex = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context('fork'))   # forked at the first task, after `_JOB` is set
-    more = lambda i: ahead.append(ex.submit(_parts_of, i)) if i < len(docs) else None
+    def fill():
+        while at['next'] < len(docs) and (len(ahead) < 2 * workers or at['pages'] < PREPARE_PAGES * workers):
+            ahead.append(ex.submit(_parts_of, at['next'])); at['pages'] += len(docs[at['next']]); at['next'] += 1
     try:
-        for i in range(2 * workers): more(i)
-        for i in range(len(docs)):
-            p = ahead.popleft().result(); more(i + 2 * workers)
+        fill()
+        for d in docs:
+            p = ahead.popleft().result(); at['pages'] -= len(d); fill()      # the worker given more before this document is written
             put(p)
     finally: ex.shutdown(cancel_futures=True); _JOB.pop('docs', None)
 
