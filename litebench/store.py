@@ -160,7 +160,7 @@ class FlatStore:
         uri = f'file:{self.path}?mode=ro' if readonly else self.path
         if readonly and not Path(self.path).exists(): raise StoreError(f'{self.path}: no such store')
         self.db = sqlite3.connect(uri, uri=readonly, timeout=timeout, check_same_thread=False, isolation_level=None)
-        self._mem, self._wrote, self._writing, self._closing = None, False, False, False
+        self._mem, self._wrote, self._writing, self._closing = None, False, None, False   # (`_writing`: the thread whose write transaction is open)
         if not readonly:
             self.db.execute(f'PRAGMA page_size={PAGE_SIZE}')   # takes effect only in a new file
             if self.path != ':memory:': self.db.execute('PRAGMA journal_mode=WAL'); self.db.execute('PRAGMA synchronous=NORMAL')  # WAL + NORMAL: a crash never corrupts, a commit costs no fsync
@@ -193,14 +193,15 @@ class FlatStore:
 @patch
 @contextmanager
 def writing(self: FlatStore):
-    "A write transaction: other writers wait, an error rolls it back, a commit gives the store a new version."
-    self.db.execute('BEGIN IMMEDIATE'); self._writing = True
+    "A write transaction: other writers wait, an error rolls it back, a commit gives the store a new version. Inside another, it is part of that one: written, or rolled back, with it."
+    if self._writing == threading.get_ident(): yield self.db; return   # inside this thread's transaction: it commits, or rolls back on the error that leaves this one
+    self.db.execute('BEGIN IMMEDIATE'); self._writing = threading.get_ident()   # (another thread's BEGIN fails: one connection has one transaction)
     try:
         yield self.db
         self.db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (uuid.uuid4().hex,))   # any change gets a new version
         self.db.execute('COMMIT'); self._wrote = True
     except BaseException: self.db.execute('ROLLBACK'); raise
-    finally: self._mem, self._writing = None, False
+    finally: self._mem, self._writing = None, None
 
 @patch
 def fts_check(self: FlatStore) -> tuple:
@@ -673,30 +674,32 @@ def _postings_rows(db, pos: dict, n: int) -> dict:
         idx.append(pos[rid]); tt.append(c if col == 'text' else 0); tc.append(c if col == 'ctx' else 0)
     return dict(vocab=vocab, off=np.array(off + [len(idx)], np.int64), idx=np.array(idx, np.int32), tt=np.array(tt, np.float32), tc=np.array(tc, np.float32))
 
-INSTANCES_AT_ONCE = 1 << 22   # term instances read in one SQLite string: a string stops at SQLite's limit, a billion bytes, and a million-chunk store has 160M instances
+INSTANCES_AT_ONCE = 1 << 25   # term instances read in one SQLite string (at most; a string stops at SQLite's limit, a billion bytes): a store with no more reads them all at once (a million-chunk store has 160M)
 
 def _instance_rows(db, vocab: list, cnt: np.ndarray) -> np.ndarray:
-    "The row id of every term instance in the index, in index order (term, row, column, offset), read a run of terms at a time (`INSTANCES_AT_ONCE` instances or a term's own)."
+    "The row id of every term instance in the index, in index order (term, row, column, offset): all in one read when there are at most `INSTANCES_AT_ONCE`, else a run of terms at a time (`INSTANCES_AT_ONCE` instances or a term's own). One read has no condition on the term, which SQLite would test at every instance: it takes half the time."
+    def read(sql, args=()): s = db.execute(sql, args).fetchone()[0]; return np.fromstring(s, np.int64, sep=',') if s else np.zeros(0, np.int64)
+    if cnt.sum() <= INSTANCES_AT_ONCE: return read('SELECT group_concat(doc) FROM temp.fts_vi')
     out, end, i = [np.zeros(0, np.int64)], np.cumsum(cnt), 0
     while i < len(vocab):
         j = max(i + 1, int(np.searchsorted(end, end[i] - cnt[i] + INSTANCES_AT_ONCE, 'right')))   # terms i:j
-        s = db.execute('SELECT group_concat(doc) FROM temp.fts_vi WHERE term >= ? AND term <= ?', (vocab[i], vocab[j - 1])).fetchone()[0]
-        out.append(np.fromstring(s, np.int64, sep=',') if s else np.zeros(0, np.int64)); i = j
+        out.append(read('SELECT group_concat(doc) FROM temp.fts_vi WHERE term >= ? AND term <= ?', (vocab[i], vocab[j - 1]))); i = j
     return np.concatenate(out)
 
 def _postings_fast(db, pos: dict, n: int) -> dict | None:
     "The postings counted with numpy: each term's instances in index order (one column of row ids), the context column's counts from its distinct texts; None when a check fails."
     vr = db.execute('SELECT term, cnt FROM temp.fts_vr').fetchall()
     vocab, cnt = [t for t, _ in vr], np.array([c for _, c in vr], np.int64)
-    if any(a >= b for a, b in zip(vocab, vocab[1:])): return None
+    if any(a >= b for a, b in zip(vocab, vocab[1:])) or (cnt < 1).any(): return None
     rid = _instance_rows(db, vocab, cnt)
     if len(rid) != cnt.sum(): return None
-    term = np.repeat(np.arange(len(vocab)), cnt)
-    new = np.ones(len(rid), bool); new[1:] = (term[1:] != term[:-1]) | (rid[1:] != rid[:-1])
-    if ((term[1:] == term[:-1]) & (rid[1:] < rid[:-1])).any(): return None        # rows ascend within each term
-    first = np.flatnonzero(new); tot = np.diff(np.append(first, len(rid))); R = int(rid.max(initial=0)) + 1
-    key = term[first] * R + rid[first]
-    tc = np.zeros(len(first), np.int64); at = {t: i for i, t in enumerate(vocab)}; by = {}
+    starts = np.cumsum(cnt) - cnt                                                       # each term's first instance
+    step = np.ones(len(rid), np.int8); step[1:] = np.sign(rid[1:] - rid[:-1]); step[starts] = 1   # 1: a new row (or term), 0: the same row, -1: a row before the last
+    if (step < 0).any(): return None                                                    # rows ascend within each term
+    first = np.flatnonzero(step); tot = np.diff(np.append(first, len(rid))); R = int(rid.max(initial=0)) + 1
+    per = np.add.reduceat(step, starts, dtype=np.int64) if len(starts) else np.zeros(0, np.int64)   # each term's postings
+    row = rid[first]; key = np.repeat(np.arange(len(vocab), dtype=np.int64), per) * R + row      # (term, row), ascending
+    at, by = {t: i for i, t in enumerate(vocab)}, {}
     for r, x in db.execute("SELECT rowid, ctx FROM fts WHERE ctx <> ''"): by.setdefault(x, []).append(r)
     ks, cs = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]   # every (term, row) of the contexts and its count: one search for them all
     for x, rs in by.items():
@@ -705,13 +708,12 @@ def _postings_fast(db, pos: dict, n: int) -> dict | None:
         ks.append((np.array([at[t] for t in tx], np.int64)[:, None] * R + np.array(rs, np.int64)).ravel()); cs.append(np.repeat(np.array(list(tx.values()), np.int64), len(rs)))
     k = np.concatenate(ks); i = np.searchsorted(key, k)
     if (i >= len(key)).any() or (key[np.minimum(i, len(key) - 1)] != k).any(): return None
-    np.add.at(tc, i, np.concatenate(cs))
+    tc = np.bincount(i, np.concatenate(cs), len(first)).astype(np.int64)                # whole numbers: exact as floats
     if (tc > tot).any(): return None
-    ids = np.array(sorted(pos), np.int64); at = np.searchsorted(ids, rid[first])
-    bad = (at >= len(ids)) | (ids[np.minimum(at, len(ids) - 1)] != rid[first]) if len(ids) else np.ones(len(first), bool)
-    if bad.any(): raise KeyError(int(rid[first][bad][0]))
-    return dict(vocab=vocab, off=np.append(np.searchsorted(term[first], np.arange(len(vocab))), len(first)).astype(np.int64),
-                idx=np.array([pos[i] for i in ids.tolist()], np.int32)[at], tt=(tot - tc).astype(np.float32), tc=tc.astype(np.float32))
+    ids, p = np.fromiter(pos, np.int64, len(pos)), np.fromiter(pos.values(), np.int64, len(pos))
+    lut = np.full(R, -1, np.int64); lut[ids[ids < R]] = p[ids < R]; idx = lut[row]        # each posting's row position
+    if (idx < 0).any(): raise KeyError(int(row[idx < 0][0]))
+    return dict(vocab=vocab, off=np.append(0, np.cumsum(per)).astype(np.int64), idx=idx.astype(np.int32), tt=(tot - tc).astype(np.float32), tc=tc.astype(np.float32))
 
 def postings_arrays(db, pos: dict, n: int) -> dict:
     "Every indexed term's postings as arrays (vocab, off, idx, tt, tc, dl) from the FTS5 index in `db`, and the prefixes' (`prefix_postings`); `pos` maps row ids to positions."
