@@ -160,7 +160,7 @@ class FlatStore:
         uri = f'file:{self.path}?mode=ro' if readonly else self.path
         if readonly and not Path(self.path).exists(): raise StoreError(f'{self.path}: no such store')
         self.db = sqlite3.connect(uri, uri=readonly, timeout=timeout, check_same_thread=False, isolation_level=None)
-        self._mem, self._wrote, self._writing, self._closing = None, False, None, False   # (`_writing`: the thread whose write transaction is open)
+        self._mem, self._wrote, self._writing, self._closing = None, False, False, False
         if not readonly:
             self.db.execute(f'PRAGMA page_size={PAGE_SIZE}')   # takes effect only in a new file
             if self.path != ':memory:': self.db.execute('PRAGMA journal_mode=WAL'); self.db.execute('PRAGMA synchronous=NORMAL')  # WAL + NORMAL: a crash never corrupts, a commit costs no fsync
@@ -193,15 +193,14 @@ class FlatStore:
 @patch
 @contextmanager
 def writing(self: FlatStore):
-    "A write transaction: other writers wait, an error rolls it back, a commit gives the store a new version. Inside another, it is part of that one: written, or rolled back, with it."
-    if self._writing == threading.get_ident(): yield self.db; return   # inside this thread's transaction: it commits, or rolls back on the error that leaves this one
-    self.db.execute('BEGIN IMMEDIATE'); self._writing = threading.get_ident()   # (another thread's BEGIN fails: one connection has one transaction)
+    "A write transaction: other writers wait, an error rolls it back, a commit gives the store a new version."
+    self.db.execute('BEGIN IMMEDIATE'); self._writing = True
     try:
         yield self.db
         self.db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (uuid.uuid4().hex,))   # any change gets a new version
         self.db.execute('COMMIT'); self._wrote = True
     except BaseException: self.db.execute('ROLLBACK'); raise
-    finally: self._mem, self._writing = None, None
+    finally: self._mem, self._writing = None, False
 
 @patch
 def fts_check(self: FlatStore) -> tuple:
@@ -694,10 +693,11 @@ def _postings_fast(db, pos: dict, n: int) -> dict | None:
     rid = _instance_rows(db, vocab, cnt)
     if len(rid) != cnt.sum(): return None
     starts = np.cumsum(cnt) - cnt                                                       # each term's first instance
-    step = np.ones(len(rid), np.int8); step[1:] = np.sign(rid[1:] - rid[:-1]); step[starts] = 1   # 1: a new row (or term), 0: the same row, -1: a row before the last
-    if (step < 0).any(): return None                                                    # rows ascend within each term
-    first = np.flatnonzero(step); tot = np.diff(np.append(first, len(rid))); R = int(rid.max(initial=0)) + 1
-    per = np.add.reduceat(step, starts, dtype=np.int64) if len(starts) else np.zeros(0, np.int64)   # each term's postings
+    down = rid[1:] < rid[:-1]; down[starts[1:] - 1] = False                             # a row before the last one, within a term
+    if down.any(): return None                                                          # rows ascend within each term
+    new = np.ones(len(rid), bool); np.not_equal(rid[1:], rid[:-1], out=new[1:]); new[starts] = True   # a new row, or a new term
+    first = np.flatnonzero(new); tot = np.diff(np.append(first, len(rid))); R = int(rid.max(initial=0)) + 1
+    per = np.add.reduceat(new, starts, dtype=np.int64) if len(starts) else np.zeros(0, np.int64)   # each term's postings
     row = rid[first]; key = np.repeat(np.arange(len(vocab), dtype=np.int64), per) * R + row      # (term, row), ascending
     at, by = {t: i for i, t in enumerate(vocab)}, {}
     for r, x in db.execute("SELECT rowid, ctx FROM fts WHERE ctx <> ''"): by.setdefault(x, []).append(r)

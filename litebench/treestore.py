@@ -17,8 +17,8 @@ from .store import FlatStore, Snapshot, StoreError, SyncReport, positive_int, PA
 from .configs import HELD_SHARE
 
 # %% auto #0
-__all__ = ['PREPARE_FROM', 'PREPARE_PAGES', 'COMMIT_PAGES', 'text_rest', 'joined', 'heading_context', 'TreeStore', 'DocParts',
-           'doc_parts', 'forks', 'commit_runs', 'read_text', 'Texts', 'TreeSnapshot', 'Section']
+__all__ = ['PREPARE_FROM', 'PREPARE_PAGES', 'text_rest', 'joined', 'heading_context', 'TreeStore', 'DocParts', 'doc_parts',
+           'forks', 'read_text', 'Texts', 'TreeSnapshot', 'Section']
 
 # %% ../nbs/07_treestore.ipynb #5992426a
 _TREE_SCHEMA = '''
@@ -114,16 +114,6 @@ def _parts_of(i: int) -> DocParts:
     docs, kwargs = _JOB['docs']
     return doc_parts(docs[i], **kwargs)
 
-COMMIT_PAGES = 512  # pages of documents `add_docs` commits together (a run of documents, at least one; 0: each in its own transaction): every commit costs something of its own, FTS5's segment of the terms added since the last among it
-
-def commit_runs(docs: list) -> list:
-    "The positions of `docs` in the runs `add_docs` commits together: consecutive documents, a run closed once it has `COMMIT_PAGES` pages."
-    out, run, n = [], [], 0
-    for i, d in enumerate(docs):
-        run.append(i); n += len(d)
-        if n >= COMMIT_PAGES: out.append(run); run, n = [], 0
-    return out + [run] if run else out
-
 @patch
 @delegates(doc_parts, but=['pages'])
 def add_docs(self: TreeStore, docs,       # each document's `Pages`
@@ -131,35 +121,28 @@ def add_docs(self: TreeStore, docs,       # each document's `Pages`
              progress: bool = False,      # show a progress bar over the documents
              **kwargs                     # `doc_parts`' arguments, the same for every document
             ) -> list:
-    "Add (or update) many documents in order, each as `add_doc` adds it, a run of them in one transaction (`commit_runs`); with `workers` (and where a fork is safe), the next documents' parts are made in other processes meanwhile. One `SyncReport` per document."
+    "Add (or update) many documents in order, each as `add_doc` adds it; with `workers` (and where a fork is safe), the next documents' parts are made in other processes meanwhile. One `SyncReport` per document."
     docs = list(docs)
     if empty := [i for i, d in enumerate(docs) if not len(d)]: raise StoreError(f'{self.path}: document {empty[0] + 1} of {len(docs)} has no pages; no document was added')
     workers = forks(len(docs), workers)
-    parts = self._forked(docs, workers, kwargs) if workers else (doc_parts(d, **kwargs) for d in docs)
     out, bar = [], []
+    def put(p: DocParts):
+        if progress and not bar:                          # the bar made with the first write, after any fork: its thread is never forked
+            from tqdm.auto import tqdm
+            bar.append(tqdm(total=len(docs), desc='adding documents', unit='doc'))
+        out.append(self._put(p))
+        if bar: bar[0].update()
     try:
-        for run in commit_runs(docs):
-            done = []                                     # the run's documents written so far
-            try:
-                with self.writing():
-                    for _ in run:
-                        p = next(parts)
-                        if progress and not bar:          # the bar made with the first write, after any fork: its thread is never forked
-                            from tqdm.auto import tqdm
-                            bar.append(tqdm(total=len(docs), desc='adding documents', unit='doc'))
-                        out.append(self._put(p)); done.append(p)
-                        if bar: bar[0].update()
-            except Exception:                             # the run rolled back: its documents before the failure written again, each in its own transaction, as a loop of `add_doc` leaves them
-                for p in done: self._put(p)
-                raise
+        if not workers:
+            for d in docs: put(doc_parts(d, **kwargs))
+        else: self._forked(docs, workers, kwargs, put)
     finally:
-        parts.close()
         if bar: bar[0].close()
     return out
 
 @patch
-def _forked(self: TreeStore, docs: list, workers: int, kwargs: dict):
-    "Each document's parts, in order, made in `workers` forked processes ahead of the writes: at least `2 × workers` documents, more while they have fewer than `PREPARE_PAGES × workers` pages."
+def _forked(self: TreeStore, docs: list, workers: int, kwargs: dict, put):
+    "`put` each document's parts in order, made in `workers` forked processes ahead of the writes: at least `2 × workers` documents, more while they have fewer than `PREPARE_PAGES × workers` pages."
     ahead, _JOB['docs'], at = deque(), (docs, kwargs), dict(next=0, pages=0)   # in the making: the futures, the next document to ask for, their pages
     ex = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context('fork'))   # forked at the first task, after `_JOB` is set
     def fill():
@@ -169,7 +152,7 @@ def _forked(self: TreeStore, docs: list, workers: int, kwargs: dict):
         fill()
         for d in docs:
             p = ahead.popleft().result(); at['pages'] -= len(d); fill()      # the worker given more before this document is written
-            yield p
+            put(p)
     finally: ex.shutdown(cancel_futures=True); _JOB.pop('docs', None)
 
 
