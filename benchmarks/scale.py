@@ -14,7 +14,8 @@ What is measured, per size (each in a fresh process, so nothing is warm but the 
   candidates scored exactly as the store scores them (`hnsw_top`): the store's
   own index above `exact_below`, one built the same way (`FlatStore._hnsw`) below it. Above `exact_below`, side by side, indexes
   built as the store builds its own (`HNSW_DTYPE`, `HNSW_ADD`), keeping float32, and inserting with a narrower search (usearch's
-  `expansion_add` 64 and 32, not 128): build time, size, search time and recall (`index_variants`). A replicated chunk's copies tie, so a
+  `expansion_add` 64 and 32, not 128): build time, size, search time and recall (`index_variants`). The same indexes over as many vectors none of which is a copy
+  (drawn like the corpus's distinct vectors, `corpus_like`): a replicated corpus's copies make the graph cheap to build, which a corpus of that size would not. A replicated chunk's copies tie, so a
   returned vector counts as found when it scores at least the 10th best exact score. Above `exact_below`, the same at wider
   search widths (usearch's `expansion_search`: 64, its default, 256 and 1024, and the store's `HNSW_WIDTH`), with each search's time.
 With `--million`: 1M synthetic vectors with the corpus vectors' mean and covariance (embedding a million texts is too slow
@@ -183,7 +184,9 @@ def open_and_search(path, queries, qvecs, warmup: int = 5) -> dict:
     out = dict(open_first_s=first, any=ms_stats(time_calls(lambda q, v: s.doc_search(q, qvec=v), args, warmup)),
                all=ms_stats(time_calls(lambda q, v: s.doc_search(q, qvec=v, kw='all'), args, warmup)), text_bytes=sum(len(c.text.encode()) for c in s.mem.chunks),
                hnsw=hnsw_recall(s, qvecs))
-    if s.mem.hnsw is not None and s.mem.n <= TYPES_UP_TO: out['types'] = index_variants(np.asarray(s.mem.C, np.float32), qvecs)
+    if s.mem.hnsw is not None and s.mem.n <= TYPES_UP_TO:
+        C = np.asarray(s.mem.C, np.float32); out['types'] = index_variants(C, qvecs)
+        out['distinct'] = index_variants(corpus_like(np.unique(C, axis=0), len(C)), qvecs, repeats=1)   # as many vectors, none a copy: what a corpus of this size that is not replicated asks of HNSW
     s.close(); box = {}
     def reopen():
         "The store opened afresh, its snapshot read: the next pass is its first (no record, node, term's parts or leg read before; the kernels stay loaded)."
@@ -388,12 +391,13 @@ def scale_report(r: dict) -> str:
         L += ['', 'HNSW search width (usearch `expansion_search`; the store’s is `store.HNSW_WIDTH`) against recall@10 and the depth-50 search’s p50, at each size above `exact_below`:', '',
               '| size | chunks | ' + ' | '.join(f"width {ef}{' (the store’s)' if ef == wide[0]['hnsw'].get('width') else ''}" for ef in wide[0]['hnsw']['by_width']) + ' |', '|---|---|' + '---|' * len(wide[0]['hnsw']['by_width'])]
         L += [f"| {x['k']}× | {x['chunks']:,} | " + ' | '.join(f"{y['recall10']:.3f}, {y['search']['median_ms']:.2f} ms" for y in x['hnsw']['by_width'].values()) + ' |' for x in wide]
-    tt = [x for x in rows if 'types' in x]
-    if tt:
-        ts = list(tt[0]['types']['types'])
-        L += ['', f"HNSW indexes built in other ways, side by side on the same vectors at each size above `exact_below`: the store's own (`store.HNSW_DTYPE` {lstore.HNSW_DTYPE}, `store.HNSW_ADD` {lstore.HNSW_ADD}, usearch's `expansion_add`: how wide the search that inserts each vector is), one keeping float32, and ones inserting with a narrower search. Each: build (median of {tt[0]['types']['repeats']}, the variants alternating), bytes per vector on disk, the depth-50 search's p50 with its candidates scored exactly (`hnsw_top`), recall@10:", '',
+    for key, on in (('types', 'on the same vectors'), ('distinct', "on as many vectors none of which is a copy (drawn like the corpus's distinct vectors: `corpus_like`), where the store's vectors are each a replica's copy")):
+        tt = [x for x in rows if key in x]
+        if not tt: continue
+        ts = list(tt[0][key]['types'])
+        L += ['', f"HNSW indexes built in other ways, side by side {on}, at each size above `exact_below`: the store's own (`store.HNSW_DTYPE` {lstore.HNSW_DTYPE}, `store.HNSW_ADD` {lstore.HNSW_ADD}, usearch's `expansion_add`: how wide the search that inserts each vector is), one keeping float32, and ones inserting with a narrower search. Each: build (median of {tt[0][key]['repeats']}, the variants alternating), bytes per vector on disk, the depth-50 search's p50 with its candidates scored exactly (`hnsw_top`), recall@10:", '',
               '| size | chunks | ' + ' | '.join(ts) + ' |', '|---|---|' + '---|' * len(ts)]
-        L += [f"| {x['k']}× | {x['chunks']:,} | " + ' | '.join(f"{y['build_s']:.1f} s, {y['bytes_per_vector']:.0f} B, {y['search']['median_ms']:.2f} ms, {y['recall10']:.3f}" for y in x['types']['types'].values()) + ' |' for x in tt]
+        L += [f"| {x['k']}× | {x['chunks']:,} | " + ' | '.join(f"{y['build_s']:.1f} s, {y['bytes_per_vector']:.0f} B, {y['search']['median_ms']:.2f} ms, {y['recall10']:.3f}" for y in x[key]['types'].values()) + ' |' for x in tt]
     m = r['million']
     if m:
         w = '; '.join(f"width {ef}{' (the store’s)' if ef == m.get('width') else ''}: p50 / p95 {x['search']['median_ms']:.2f} / {x['search']['p95_ms']:.2f} ms, recall@10 {x['recall10']:.3f}"
