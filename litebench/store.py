@@ -691,7 +691,7 @@ def _postings_fast(db, pos: dict, n: int) -> dict | None:
     vocab, cnt = [t for t, _ in vr], np.array([c for _, c in vr], np.int64)
     if any(a >= b for a, b in zip(vocab, vocab[1:])) or (cnt < 1).any(): return None
     rid = _instance_rows(db, vocab, cnt)
-    if len(rid) != cnt.sum(): return None
+    if len(rid) != cnt.sum() or rid.min(initial=0) < 0: return None                  # (a row id below 0 cannot index the array of positions below)
     starts = np.cumsum(cnt) - cnt                                                       # each term's first instance
     down = rid[1:] < rid[:-1]; down[starts[1:] - 1] = False                             # a row before the last one, within a term
     if down.any(): return None                                                          # rows ascend within each term
