@@ -711,7 +711,7 @@ def _postings_fast(db, pos: dict, n: int) -> dict | None:
     tc = np.bincount(i, np.concatenate(cs), len(first)).astype(np.int64)                # whole numbers: exact as floats
     if (tc > tot).any(): return None
     ids, p = np.fromiter(pos, np.int64, len(pos)), np.fromiter(pos.values(), np.int64, len(pos))
-    lut = np.full(R, -1, np.int64); lut[ids[ids < R]] = p[ids < R]; idx = lut[row]        # each posting's row position
+    ok = (ids >= 0) & (ids < R); lut = np.full(R, -1, np.int64); lut[ids[ok]] = p[ok]; idx = lut[row]   # each posting's row position (a row id below 0 holds no term here: left out, not counted from the end)
     if (idx < 0).any(): raise KeyError(int(row[idx < 0][0]))
     return dict(vocab=vocab, off=np.append(0, np.cumsum(per)).astype(np.int64), idx=idx.astype(np.int32), tt=(tot - tc).astype(np.float32), tc=tc.astype(np.float32))
 
