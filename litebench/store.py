@@ -18,14 +18,14 @@ from .core import Chunk, Hit, text_hash
 from .encode import one_thread, window_of
 
 # %% auto #0
-__all__ = ['TOKENIZE', 'PAGE_SIZE', 'PATH_SEP', 'CACHE_FORMAT', 'HNSW_WIDTH', 'HNSW_DTYPE', 'HNSW_ADD', 'HNSW_THREADS',
-           'KW_MODES', 'INSTANCES_AT_ONCE', 'PREFIX_POSTINGS', 'KW_KERNEL', 'KW_COMPILED_FROM', 'KERNEL_THREAD',
-           'PARALLEL_FROM', 'THREAD_POSTINGS', 'DENSE_PREFIX', 'TERM_CACHE', 'MODES', 'FUSIONS', 'LEG_CACHE',
-           'check_weights', 'rrf', 'minmax', 'tier_by_held', 'valid_text', 'fts_tokens', 'fts_terms', 'query_terms',
-           'fts_query', 'StoreError', 'FlatStore', 'path_col', 'path_of', 'SyncReport', 'read_chunks', 'Snapshot',
-           'Rows', 'mapped', 'usearch_index', 'hnsw_top', 'Indexes', 'common_terms', 'Leg', 'postings_arrays',
-           'Postings', 'prefix_postings', 'Kernels', 'kernels', 'positive_int', 'window', 'lexical', 'Windows',
-           'windows_of']
+__all__ = ['TOKENIZE', 'PAGE_SIZE', 'FTS_AUTOMERGE', 'PATH_SEP', 'CACHE_FORMAT', 'HNSW_WIDTH', 'HNSW_DTYPE', 'HNSW_ADD',
+           'HNSW_THREADS', 'KW_MODES', 'INSTANCES_AT_ONCE', 'PREFIX_POSTINGS', 'KW_KERNEL', 'KW_COMPILED_FROM',
+           'KERNEL_THREAD', 'PARALLEL_FROM', 'THREAD_POSTINGS', 'DENSE_PREFIX', 'TERM_CACHE', 'MODES', 'FUSIONS',
+           'LEG_CACHE', 'check_weights', 'rrf', 'minmax', 'tier_by_held', 'valid_text', 'fts_tokens', 'fts_terms',
+           'query_terms', 'fts_query', 'StoreError', 'FlatStore', 'path_col', 'path_of', 'SyncReport', 'read_chunks',
+           'Snapshot', 'Rows', 'mapped', 'usearch_index', 'hnsw_top', 'Indexes', 'common_terms', 'Leg',
+           'postings_arrays', 'Postings', 'prefix_postings', 'Kernels', 'kernels', 'positive_int', 'window', 'lexical',
+           'Windows', 'windows_of']
 
 # %% ../nbs/06_store.ipynb #9889a8b5
 def _real(x) -> bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
@@ -144,6 +144,7 @@ CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc);
 '''
 
 PAGE_SIZE = 16384  # SQLite page size of a new store: a row with its two vectors fills a 4 KB page alone, five share a 16 KB one
+FTS_AUTOMERGE = 16 # FTS5's `automerge` of a writable store: a level's segments are merged once 16 are there (FTS5's default: 4), so a build rewrites its terms fewer times
 
 class StoreError(Exception):
     "A store that cannot be used as asked: the message names the file and the problem."
@@ -164,7 +165,7 @@ class FlatStore:
         if not readonly:
             self.db.execute(f'PRAGMA page_size={PAGE_SIZE}')   # takes effect only in a new file
             if self.path != ':memory:': self.db.execute('PRAGMA journal_mode=WAL'); self.db.execute('PRAGMA synchronous=NORMAL')  # WAL + NORMAL: a crash never corrupts, a commit costs no fsync
-            self._migrate(); self.db.executescript(_SCHEMA)
+            self._migrate(); self.db.executescript(_SCHEMA); self._merging()
         self.db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_vi USING fts5vocab(main, fts, 'instance')")
         self._check_encoder(); self._check_fts()
 
@@ -215,6 +216,12 @@ def _check_fts(self: FlatStore):
     if self.readonly: raise StoreError(f'{msg}; open it writable to rebuild the index')
     with self.writing() as db: db.execute("INSERT INTO fts(fts) VALUES ('rebuild')")
     warnings.warn(f'{msg}: rebuilt the index from the chunks')
+
+@patch
+def _merging(self: FlatStore):
+    "Give the keyword index FTS5's `automerge` of `FTS_AUTOMERGE` (kept in its own `fts_config` table), unless it has it: a setting, not a change of content, so no new version."
+    if self.db.execute("SELECT v FROM fts_config WHERE k='automerge'").fetchone() != (FTS_AUTOMERGE,):
+        self.db.execute("INSERT INTO fts(fts, rank) VALUES ('automerge', ?)", (FTS_AUTOMERGE,))
 
 @patch
 def _migrate(self: FlatStore):
