@@ -221,7 +221,8 @@ def _check_fts(self: FlatStore):
 def _merging(self: FlatStore):
     "Give the keyword index FTS5's `automerge` of `FTS_AUTOMERGE` (kept in its own `fts_config` table), unless it has it: a setting, not a change of content, so no new version."
     if self.db.execute("SELECT v FROM fts_config WHERE k='automerge'").fetchone() != (FTS_AUTOMERGE,):
-        self.db.execute("INSERT INTO fts(fts, rank) VALUES ('automerge', ?)", (FTS_AUTOMERGE,))
+        try: self.db.execute("INSERT INTO fts(fts, rank) VALUES ('automerge', ?)", (FTS_AUTOMERGE,))
+        except sqlite3.OperationalError: pass   # a file this process cannot write, or another writer holding it past `timeout`: the setting only makes merges rarer, so the store opens without it
 
 @patch
 def _migrate(self: FlatStore):
