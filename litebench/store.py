@@ -962,8 +962,8 @@ def _keep(self: Postings, key: tuple, got: tuple) -> tuple:
 
 @patch
 def forget_terms(self: Postings) -> int:
-    "Forget the terms' parts kept so far, as in a newly opened store (a benchmark's cold start); how many."
-    with _kept_lock: self.__dict__['_held'] = 0; return len(self.__dict__.pop('_kept', {}))
+    "Forget the terms' parts kept so far, and which lists were seen to ascend, as in a newly opened store (a benchmark's cold start); how many parts."
+    with _kept_lock: self.__dict__['_held'] = 0; self.__dict__.pop('_ascending', None); return len(self.__dict__.pop('_kept', {}))
 
 @patch
 def _part(self: Postings, term: str, prefix: bool, with_ctx: bool, ks=None) -> tuple:
@@ -1010,13 +1010,39 @@ def match(self: Postings, terms,   # the query's terms
     if not every:
         score, held = self.tally(terms, prefix, with_ctx); rows = np.flatnonzero(held)
         return rows, score[rows], held[rows]
-    parts = self._parts(terms, prefix, with_ctx)
+    got = [self.postings_of(t, prefix) for t in terms]
+    if terms and all(one and self._ascends(idx, a, b) for idx, _, _, a, b, one in got): return self._every(got, with_ctx)   # one list each, rows ascending
+    parts = self._parts(terms, prefix, with_ctx)              # several terms to sum per row: each term's parts, then intersected
     rows = min((p[0] for p in parts), key=len, default=np.arange(self.n))
     for p in parts: rows = rows[_within(rows, p[0])[1]]       # intersected, starting from the rarest term
     score = np.zeros(len(rows))
     for r, _, part in parts:                                   # added in the terms' order, as `tally` adds them
         score += part[_within(rows, r)[0]]
     return rows, score, np.full(len(rows), len(parts), np.int64)
+
+@patch
+def _ascends(self: Postings, idx, a: int, b: int) -> bool:
+    "Whether the rows `idx[a:b]` (a term's postings) ascend: checked the first time, then remembered, since a common term's list is long and comes back query after query."
+    c, k = self.__dict__.setdefault('_ascending', {}), (idx is self.pidx, int(a), int(b))
+    if k not in c: c[k] = not (np.diff(idx[a:b]) <= 0).any()
+    return c[k]
+
+@patch
+def _every(self: Postings, got: list,  # each term's postings, one list with rows ascending (`postings_of`)
+           with_ctx: bool               # count the context column too
+          ) -> tuple:
+    "`match`'s numbers with `every`, from the terms' row ids: intersected first, so a common term's count and bm25 part are worked out for the rows left, not for every row that holds it."
+    rows = None
+    for idx, _, _, a, b, _ in sorted(got, key=lambda g: g[4] - g[3]):              # intersected, starting from the rarest term
+        rows = np.asarray(idx[a:b], np.int32) if rows is None else rows[_within(rows, idx[a:b])[1]]
+    counts = lambda tt, tc, at: np.add(tt[at], tc[at], dtype=np.float64) if with_ctx else tt[at].astype(np.float64)   # as `term_rows` counts
+    ws = [counts(tt, tc, a + np.searchsorted(idx[a:b], rows)) for idx, tt, tc, a, b, _ in got]
+    held = np.logical_and.reduce([w > 0 for w in ws])                                # a row holds a term only where it counts (its text alone, without the context)
+    rows, score = rows[held], np.zeros(int(held.sum()))
+    for (idx, tt, tc, a, b, _), w in zip(got, ws):                                   # added in the terms' order, as `tally` adds them
+        df = b - a if with_ctx else np.count_nonzero(tt[a:b])                        # the rows that count it, as `_part`'s idf counts them
+        w = w[held]; score += _idf(self.n, int(df)) * w * 2.2 / (w + self.norm[rows])
+    return rows, score, np.full(len(rows), len(got), np.int64)
 
 @patch
 def held_by(self: Postings, terms,  # the query's terms
