@@ -962,8 +962,8 @@ def _keep(self: Postings, key: tuple, got: tuple) -> tuple:
 
 @patch
 def forget_terms(self: Postings) -> int:
-    "Forget the terms' parts kept so far, and which lists were seen to ascend, as in a newly opened store (a benchmark's cold start); how many parts."
-    with _kept_lock: self.__dict__['_held'] = 0; self.__dict__.pop('_ascending', None); return len(self.__dict__.pop('_kept', {}))
+    "Forget the terms' parts kept so far, and what was learnt of each list (`_plain`), as in a newly opened store (a benchmark's cold start); how many parts."
+    with _kept_lock: self.__dict__['_held'] = 0; self.__dict__.pop('_plain_lists', None); return len(self.__dict__.pop('_kept', {}))
 
 @patch
 def _part(self: Postings, term: str, prefix: bool, with_ctx: bool, ks=None) -> tuple:
@@ -1011,7 +1011,7 @@ def match(self: Postings, terms,   # the query's terms
         score, held = self.tally(terms, prefix, with_ctx); rows = np.flatnonzero(held)
         return rows, score[rows], held[rows]
     got = [self.postings_of(t, prefix) for t in terms]
-    if terms and all(one and self._ascends(idx, a, b) for idx, _, _, a, b, one in got): return self._every(got, with_ctx)   # one list each, rows ascending
+    if terms and all(one and self._plain(idx, tt, tc, a, b)[0] for idx, tt, tc, a, b, one in got): return self._every(got, with_ctx)   # one list each, as `_every` needs
     parts = self._parts(terms, prefix, with_ctx)              # several terms to sum per row: each term's parts, then intersected
     rows = min((p[0] for p in parts), key=len, default=np.arange(self.n))
     for p in parts: rows = rows[_within(rows, p[0])[1]]       # intersected, starting from the rarest term
@@ -1021,10 +1021,10 @@ def match(self: Postings, terms,   # the query's terms
     return rows, score, np.full(len(rows), len(parts), np.int64)
 
 @patch
-def _ascends(self: Postings, idx, a: int, b: int) -> bool:
-    "Whether the rows `idx[a:b]` (a term's postings) ascend: checked the first time, then remembered, since a common term's list is long and comes back query after query."
-    c, k = self.__dict__.setdefault('_ascending', {}), (idx is self.pidx, int(a), int(b))
-    if k not in c: c[k] = not (np.diff(idx[a:b]) <= 0).any()
+def _plain(self: Postings, idx, tt, tc, a: int, b: int) -> tuple:
+    "(whether a term's postings `a:b` have rows ascending and a count in every row, the rows that count it in the text alone): worked out the first time, then remembered, since a common term's list is long and comes back query after query."
+    c, k = self.__dict__.setdefault('_plain_lists', {}), (idx is self.pidx, int(a), int(b))
+    if k not in c: c[k] = (not (np.diff(idx[a:b]) <= 0).any() and bool((np.add(tt[a:b], tc[a:b], dtype=np.float64) > 0).all()), int(np.count_nonzero(tt[a:b])))
     return c[k]
 
 @patch
@@ -1040,7 +1040,7 @@ def _every(self: Postings, got: list,  # each term's postings, one list with row
     held = np.logical_and.reduce([w > 0 for w in ws])                                # a row holds a term only where it counts (its text alone, without the context)
     rows, score = rows[held], np.zeros(int(held.sum()))
     for (idx, tt, tc, a, b, _), w in zip(got, ws):                                   # added in the terms' order, as `tally` adds them
-        df = b - a if with_ctx else np.count_nonzero(tt[a:b])                        # the rows that count it, as `_part`'s idf counts them
+        df = b - a if with_ctx else self._plain(idx, tt, tc, a, b)[1]                # the rows that count it, as `_part`'s idf counts them
         w = w[held]; score += _idf(self.n, int(df)) * w * 2.2 / (w + self.norm[rows])
     return rows, score, np.full(len(rows), len(got), np.int64)
 
