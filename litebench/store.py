@@ -917,6 +917,14 @@ def kernels(n: int) -> Kernels | None:
     return _compiled[0]
 
 # %% ../nbs/06_store.ipynb #67091802
+def _counts(tt, tc, at, with_ctx: bool) -> np.ndarray:
+    "A term's counts at its postings `at` (a slice or positions), as float64: in the text, or in the text and the context."
+    return np.add(tt[at], tc[at], dtype=np.float64) if with_ctx else tt[at].astype(np.float64)
+
+def _bm25_part(idf: float, tf: np.ndarray, norm: np.ndarray) -> np.ndarray:
+    "FTS5's bm25 part of a term of idf `idf` in rows holding it `tf` times, whose length norms are `norm` (2.2: FTS5's k1 of 1.2, plus 1)."
+    return idf * tf * 2.2 / (tf + norm)
+
 @patch
 def term_rows(self: Postings, term: str,  # the term
               prefix: bool,               # count every term it begins
@@ -924,7 +932,7 @@ def term_rows(self: Postings, term: str,  # the term
              ) -> tuple:
     "(the rows holding `term`, ascending; its count in each): in `text` or in both columns, every term it begins summed per row with `prefix`."
     idx, tt, tc, a, b, one = self.postings_of(term, prefix)
-    rows, w = idx[a:b], np.add(tt[a:b], tc[a:b], dtype=np.float64) if with_ctx else tt[a:b].astype(np.float64)
+    rows, w = idx[a:b], _counts(tt, tc, slice(a, b), with_ctx)
     if not one or (rows[1:] <= rows[:-1]).any(): rows, w = _per_row(rows, w, self.n)   # several terms (or rows out of order): summed per row
     keep = w > 0
     return (rows, w) if keep.all() else (rows[keep], w[keep])
@@ -974,7 +982,7 @@ def _part(self: Postings, term: str, prefix: bool, with_ctx: bool, ks=None) -> t
     if (got := ks and self._compiled_part(term, prefix, with_ctx, ks)) is None:
         rows, tf = self.term_rows(term, prefix, with_ctx)
         idf = _idf(self.n, len(rows))
-        got = (rows.astype(np.int32, copy=False), idf, idf * tf * 2.2 / (tf + self.norm[rows]))
+        got = (rows.astype(np.int32, copy=False), idf, _bm25_part(idf, tf, self.norm[rows]))
     return self._keep(k, got) if self._keeps(len(got[0])) else got
 
 @patch
@@ -1024,7 +1032,7 @@ def match(self: Postings, terms,   # the query's terms
 def _plain(self: Postings, idx, tt, tc, a: int, b: int) -> tuple:
     "(whether a term's postings `a:b` have rows ascending and a count in every row, the rows that count it in the text alone): worked out the first time, then remembered, since a common term's list is long and comes back query after query."
     c, k = self.__dict__.setdefault('_plain_lists', {}), (idx is self.pidx, int(a), int(b))
-    if k not in c: c[k] = (not (np.diff(idx[a:b]) <= 0).any() and bool((np.add(tt[a:b], tc[a:b], dtype=np.float64) > 0).all()), int(np.count_nonzero(tt[a:b])))
+    if k not in c: c[k] = (not (np.diff(idx[a:b]) <= 0).any() and bool((_counts(tt, tc, slice(a, b), True) > 0).all()), int(np.count_nonzero(tt[a:b])))
     return c[k]
 
 @patch
@@ -1035,13 +1043,12 @@ def _every(self: Postings, got: list,  # each term's postings, one list with row
     rows = None
     for idx, _, _, a, b, _ in sorted(got, key=lambda g: g[4] - g[3]):              # intersected, starting from the rarest term
         rows = np.asarray(idx[a:b], np.int32) if rows is None else rows[_within(rows, idx[a:b])[1]]
-    counts = lambda tt, tc, at: np.add(tt[at], tc[at], dtype=np.float64) if with_ctx else tt[at].astype(np.float64)   # as `term_rows` counts
-    ws = [counts(tt, tc, a + np.searchsorted(idx[a:b], rows)) for idx, tt, tc, a, b, _ in got]
+    ws = [_counts(tt, tc, a + np.searchsorted(idx[a:b], rows), with_ctx) for idx, tt, tc, a, b, _ in got]   # as `term_rows` counts
     held = np.logical_and.reduce([w > 0 for w in ws])                                # a row holds a term only where it counts (its text alone, without the context)
     rows, score = rows[held], np.zeros(int(held.sum()))
     for (idx, tt, tc, a, b, _), w in zip(got, ws):                                   # added in the terms' order, as `tally` adds them
         df = b - a if with_ctx else self._plain(idx, tt, tc, a, b)[1]                # the rows that count it, as `_part`'s idf counts them
-        w = w[held]; score += _idf(self.n, int(df)) * w * 2.2 / (w + self.norm[rows])
+        score += _bm25_part(_idf(self.n, int(df)), w[held], self.norm[rows])
     return rows, score, np.full(len(rows), len(got), np.int64)
 
 @patch
