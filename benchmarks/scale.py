@@ -28,6 +28,8 @@ doc_search, and the 1M-row keyword leg, timed with each, alternating, with the q
 A search on one thread and on two (`store.PARALLEL_FROM`: the legs at once, the compiled keyword leg's later terms beside its first),
 side by side: each store's doc_search, and at 1M the keyword leg with the 1M-vector search as its vector leg.
 Each prefix's postings read summed (`store.PREFIX_POSTINGS`) and every prefix summed at search, side by side: each store's doc_search, and the 1M-row keyword leg.
+At the end, for the disk decision, the stored vectors' precision (`stored_precision`): exact vector search over the corpus's chunks with
+their vectors kept as float32, float16 and 8 bits, what changes in the top 10 and in the gold's ranks (`score_text`, paired by `compare`).
 The "before" numbers are the issue's, measured before saved snapshots."""
 from __future__ import annotations
 import hashlib, importlib.util, re, statistics, tempfile, time
@@ -318,6 +320,25 @@ def million_keyword(docs, enc, queries, n: int = 1_000_000, warmup: int = 5, vec
     return dict(rows=R.n, copies=k, postings=len(R.idx), make_s=make_s, search=ms_stats(ms), queries=len(queries), kernels=kernels, prefixes=prefixes, legs=legs)
 
 
+def stored_precision(docs, enc, queries, qvecs, k: int = 10) -> dict:
+    "Exact vector search over the corpus's chunks (heading path + text) with their vectors kept as float32 (as the store keeps them), float16, and 8-bit integers with one scale per vector: against float32, the share of queries whose top `k` is the same in order, the same as a set, and the same first; each one's `score_text` over the returned chunks (the project's relevance rule); and its reciprocal ranks compared with float32's, paired (`compare`)."
+    from litebench.metrics import score_text
+    from litebench.stats import compare
+    s = TreeStore(':memory:', enc)
+    for d in docs: s.add_doc(d)
+    m = s.mem; M, Q = np.asarray(m.C, np.float32), np.asarray(qvecs, np.float32)
+    scale = np.abs(M).max(1, keepdims=True) / 127
+    kept = {'float32': M, 'float16': M.astype(np.float16).astype(np.float32), '8-bit': np.round(M / scale).astype(np.int8).astype(np.float32) * scale}
+    top = {t: np.argsort(-(Q @ V.T), 1, kind='stable')[:, :k] for t, V in kept.items()}
+    texts = [c.text for c in m.chunks]; s.close()
+    got = {t: score_text([(q, [texts[j] for j in top[t][i]]) for i, q in enumerate(queries)], k) for t in kept}
+    rr = {t: [1 / x if x else 0.0 for x in g['ranks']] for t, g in got.items()}
+    same = lambda t: dict(order=float(np.mean((top[t] == top['float32']).all(1))), members=float(np.mean([len(set(a) & set(b)) / k for a, b in zip(top[t], top['float32'])])),
+                          first=float(np.mean(top[t][:, 0] == top['float32'][:, 0])), moved=sum(a != b for a, b in zip(got[t]['ranks'], got['float32']['ranks'])))
+    return dict(rows=len(M), dim=M.shape[1], queries=len(Q), k=k, by_type={t: dict(score={x: got[t][x] for x in ('r1', 'r10', 'mrr', 'n')}, **(same(t) if t != 'float32' else {}),
+                compare=compare(rr['float32'], rr[t], ('float32', t)) if t != 'float32' else None) for t in kept})
+
+
 def scale_speed(files, sizes=(1, 4, 16, 64), n_queries: int = 900, do_million: bool = False) -> dict:
     "Every size's build, open and search numbers, and (with `do_million`) the 1M-vector search row."
     inp = store_inputs(files, max(n_queries // 2, 1))   # verbatim queries and their short variants
@@ -326,7 +347,7 @@ def scale_speed(files, sizes=(1, 4, 16, 64), n_queries: int = 900, do_million: b
     rows = [one_size(inp['docs'], inp['enc'], k, queries, qvecs) for k in sizes]
     keep = {}
     m = million(X, qvecs, keep=keep) if do_million else None
-    return dict(rows=rows, queries=len(queries), dim=inp['enc'].dim, million=m,
+    return dict(rows=rows, queries=len(queries), dim=inp['enc'].dim, million=m, precision=stored_precision(inp['docs'], inp['enc'], queries, qvecs),
                 million_kw=million_keyword(inp['docs'], inp['enc'], queries, vector=keep.get('vector'), qvecs=qvecs) if do_million else None, machine=machine())
 
 
@@ -422,5 +443,13 @@ def scale_report(r: dict) -> str:
         b = k.get('legs')
         if b: L[-1] += (f" With the 1M-vector search above at the store's width as its vector leg (other rows than the keyword leg's, which does not matter for time), the two legs of each query on one thread, and on two as `search` makes them from `PARALLEL_FROM` rows (the legs at once, and the keyword leg's later terms' parts beside its first) "
                         f"(alternating {b['rounds']} times, each pass with no term's parts kept at its start; medians): one thread p50 / p95 {b['one']['median_ms']:.2f} / {b['one']['p95_ms']:.2f} ms, two threads {b['two']['median_ms']:.2f} / {b['two']['p95_ms']:.2f} ms ({b['two']['median_ms'] / b['one']['median_ms']:.2f}×).")
+    v = r.get('precision')
+    if v:
+        L += ['', f"The stored vectors' precision, for the disk decision (each chunk keeps two float32 vectors of {v['dim']} numbers twice, in SQLite's row and in the snapshot): exact vector search over the corpus's {v['rows']:,} chunks (heading path + text) with the vectors kept as float32, as float16, and as 8-bit integers with one scale per vector, {v['queries']} queries; against float32, the share of queries whose top {v['k']} is the same in order, the same chunks in any order, and the same first chunk, and the gold (`score_text`: a returned chunk holding the query's text) found at the same rank or not; r@1, r@10 and MRR@{v['k']} over all {v['queries']} queries, and MRR's difference from float32's, paired (`compare`: 95% interval):", '',
+              '| vectors kept as | same top 10, in order | same top 10, any order | same first | gold rank moved | r@1 | r@10 | MRR | MRR − float32 [95% interval] |', '|---|---|---|---|---|---|---|---|---|']
+        for t, x in v['by_type'].items():
+            c, sc = x['compare'], x['score']
+            L.append(f"| {t} | " + (f"{x['order']:.3f} | {x['members']:.3f} | {x['first']:.3f} | {x['moved']} of {v['queries']} | " if c else '– | – | – | – | ')
+                     + f"{sc['r1']:.3f} | {sc['r10']:.3f} | {sc['mrr']:.4f} | " + (f"{c['delta']:+.4f} [{c['lo']:+.4f}, {c['hi']:+.4f}] |" if c else '– |'))
     L += ['', f"{r['queries']} queries (verbatim sentences and their short variants), query vectors given. Machine: {r['machine']}."]
     return '\n'.join(L)

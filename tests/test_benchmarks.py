@@ -219,6 +219,13 @@ def test_scale(tmp_path):
     assert len(kernels) == 1 and kernels[0][:2] == ['1×', '1,449'] and re.fullmatch(r'(\d+) of \1', kernels[0][5]), kernels          # the same hits with each
     legs = table('| size | chunks | one thread' + md.split('\n\n| size | chunks | one thread')[1].split('\n\n')[0])   # the legs one after the other, and at once
     assert len(legs) == 1 and legs[0][:2] == ['1×', '1,449'] and re.fullmatch(r'(\d+) of \1', legs[0][5]), legs
+    kept = table('| vectors kept as' + md.split('\n\n| vectors kept as')[1].split('\n\n')[0])   # the stored vectors' precision: float32 against itself has no comparison
+    assert [x[0] for x in kept] == ['float32', 'float16', '8-bit'] and kept[0][1:5] == ['–'] * 4 and kept[0][8] == '–', kept
+    n = int(re.search(r'(\d+) queries \(verbatim sentences', md)[1])          # the queries searched (verbatim ones and their variants)
+    for x in kept[1:]:
+        order, members, first = map(float, x[1:4]); moved = re.fullmatch(r'(\d+) of (\d+)', x[4])
+        assert 0 <= order <= members <= 1 and 0 <= first <= 1 and moved and int(moved[1]) <= int(moved[2]) == n and re.fullmatch(r'[+-]\d\.\d{4} \[[+-]\d\.\d{4}, [+-]\d\.\d{4}\]', x[8]), x
+    assert all(float(x[5]) <= float(x[6]) for x in kept) and 'exact vector search over the corpus\'s 1,449 chunks' in md, kept   # r@1 never above r@10
 
 
 def test_scale_paired(tmp_path):
