@@ -1,6 +1,7 @@
 "Package metadata comes from settings.ini (nbdev 2's layout); extras add the real encoders, and the scorers the import benchmark compares (the benchmark peer lives in its own venv: benchmarks/README.md)."
 from configparser import ConfigParser
-import setuptools, shlex
+import setuptools, shlex, os
+from setuptools.command.build_py import build_py as _build_py
 
 config = ConfigParser(delimiters=['='])
 config.read('settings.ini', encoding='utf-8')
@@ -25,6 +26,17 @@ static = ['model2vec', 'tokenlearn-static-model']
 fast_requirements = shlex.split(cfg.get('fast_requirements', ''))     # store.KW_KERNEL: the keyword leg's compiled kernel
 extras = {'minilm': minilm, 'static': static, 'bench': bench_requirements, 'dask': dask_requirements, 'fast': fast_requirements,
           'dev': dev_requirements + minilm + static + dask_requirements + fast_requirements}
+# Files the package reads beside its code, shipped inside the wheel as litebench/_shipped/ (core.shipped finds them there, or in a checkout).
+SHIPPED = ['pdfs/manifest.tsv', 'code/manifest.tsv', 'recall/queries.tsv', 'recall/regress.tsv']
+
+class build_py(_build_py):
+    "The usual build, plus the shipped files copied into the built package."
+    def run(self):
+        super().run()
+        for rel in SHIPPED:
+            dest = os.path.join(self.build_lib, cfg['lib_path'], '_shipped', rel)
+            self.mkpath(os.path.dirname(dest)); self.copy_file(rel, dest)
+
 lic = licenses[cfg['license'].lower()]
 min_python = cfg['min_python']
 lib_path = cfg.get('lib_path')
@@ -48,6 +60,7 @@ setuptools.setup(
     long_description=open('README.md', encoding='utf-8').read(),
     long_description_content_type='text/markdown',
     zip_safe=False,
+    cmdclass={'build_py': build_py},
     entry_points={'console_scripts': cfg.get('console_scripts', '').split(),
                   'nbdev': [f'{cfg.get("lib_path")}={cfg.get("lib_path")}._modidx:d']},
     **setup_cfg)

@@ -4,7 +4,7 @@
 
 # %% ../nbs/04b_code.ipynb #51bbb045
 from __future__ import annotations
-import ast, warnings, zipfile
+import ast, re, warnings, zipfile
 from pathlib import Path
 from typing import NamedTuple
 from .core import Page, Line, Node, doc_text, page_starts
@@ -12,7 +12,7 @@ from .chunk import split_span, spans_to_chunks
 
 # %% auto #0
 __all__ = ['CodeDoc', 'code_pages', 'Definition', 'definitions', 'code_tree', 'code_chunks', 'module_name', 'read_wheel',
-           'read_code']
+           'read_code', 'read_sources']
 
 # %% ../nbs/04b_code.ipynb #fd0255ec
 class CodeDoc(list):
@@ -91,22 +91,60 @@ def code_chunks(pages: CodeDoc, nodes, size: int = 1200) -> list:
 
 # %% ../nbs/04b_code.ipynb #1483a056
 def module_name(path: str) -> str:
-    "The dotted module name of a file path inside a wheel: 'rich/console.py' → 'rich.console'."
+    "The dotted module name of a file path inside a project: 'rich/console.py' → 'rich.console' (a leading `src/` dropped)."
     parts = path[:-3].split('/')
+    if parts[0] == 'src' and len(parts) > 1: parts = parts[1:]
     return '.'.join(parts[:-1] if parts[-1] == '__init__' else parts)
+
+def _parsed(files, where: str, project: str) -> list:
+    "The `CodeDoc` of every (path, bytes) in `files` that parses, sorted by module name; the rest left out with a warning."
+    out = []
+    for name, raw in sorted(files):
+        text = raw.decode('utf-8', 'replace')
+        try: ast.parse(text)
+        except (SyntaxError, ValueError) as e: warnings.warn(f'{where}: {name} left out: it does not parse ({getattr(e, "msg", e)}, line {getattr(e, "lineno", "?")})'); continue
+        out.append(code_pages(module_name(name), text, project))
+    return sorted(out, key=lambda d: d.doc)
 
 def read_wheel(path) -> list:
     "The `CodeDoc` of every parseable `.py` file of a wheel, sorted by module name."
-    path, out = Path(path), []
-    project = '-'.join(path.name.split('-')[:2])
-    with zipfile.ZipFile(path) as z:
-        for name in sorted(n for n in z.namelist() if n.endswith('.py')):
-            text = z.read(name).decode('utf-8', 'replace')
-            try: ast.parse(text)
-            except SyntaxError as e: warnings.warn(f'{path.name}: {name} left out: it does not parse ({e.msg}, line {e.lineno})'); continue
-            out.append(code_pages(module_name(name), text, project))
-    return sorted(out, key=lambda d: d.doc)
+    path = Path(path)
+    with zipfile.ZipFile(path) as z: files = [(n, z.read(n)) for n in z.namelist() if n.endswith('.py')]
+    return _parsed(files, path.name, '-'.join(path.name.split('-')[:2]))
 
 def read_code(files) -> list:
     "The documents of every wheel in `files`, e.g. `corpus.code_files()`."
     return [d for f in files for d in read_wheel(f)]
+
+# %% ../nbs/04b_code.ipynb #4ab2ee9e
+_SKIP = ('__pycache__', 'site-packages', 'node_modules')
+
+def _kept(rel: str) -> bool:
+    "Whether a project's file (its path below the root) is a source: a `.py` file outside hidden and cache folders."
+    parts = rel.split('/')
+    return rel.endswith('.py') and not any(s.startswith('.') or s in _SKIP for s in parts[:-1])
+
+def _tree_files(root: Path) -> list:
+    "(path below `root`, bytes) of every source file of a folder."
+    return [(r, p.read_bytes()) for p in root.rglob('*.py') if _kept(r := p.relative_to(root).as_posix()) and p.is_file()]
+
+def _sdist_files(path: Path) -> list:
+    "(path below the sdist's first folder, bytes) of every `.py` file of a `.tar.gz`/`.tgz`/`.zip` sdist."
+    import tarfile
+    if path.suffix == '.zip':
+        with zipfile.ZipFile(path) as z: got = [(n, z.read(n)) for n in z.namelist() if n.endswith('.py')]
+    else:
+        with tarfile.open(path) as t: got = [(m.name, t.extractfile(m).read()) for m in t.getmembers() if m.isfile() and m.name.endswith('.py')]
+    return [(r, b) for n, b in got if '/' in n and _kept(r := n.split('/', 1)[1])]
+
+def read_sources(path  # a wheel, an sdist (.tar.gz, .tgz, .zip) or a folder of Python sources
+                ) -> list:
+    "The `CodeDoc` of every parseable `.py` file of a project, sorted by module name."
+    path = Path(path)
+    if path.is_dir(): docs = _parsed(_tree_files(path), path.name, path.resolve().name)
+    elif not path.exists(): raise FileNotFoundError(f'{path}: no such wheel, sdist or folder of Python sources')
+    elif path.suffix == '.whl': docs = read_wheel(path)
+    elif path.name.endswith(('.tar.gz', '.tgz', '.zip')): docs = _parsed(_sdist_files(path), path.name, re.sub(r'\.(tar\.gz|tgz|zip)$', '', path.name))
+    else: raise ValueError(f'{path}: not a wheel (.whl), an sdist (.tar.gz, .tgz, .zip) or a folder of Python sources')
+    if not docs: raise ValueError(f'{path}: no Python file that parses')
+    return docs

@@ -12,7 +12,8 @@ from typing import NamedTuple
 
 # %% auto #0
 __all__ = ['Line', 'Page', 'text_page', 'Node', 'Chunk', 'Hit', 'Gold', 'Question', 'Item', 'doc_text', 'page_starts', 'pages_of',
-           'pages_overlap', 'norm_text', 'words', 'norm_file', 'text_hash', 'file_sha256', 'project_root', 'data_dir']
+           'pages_overlap', 'norm_text', 'words', 'norm_file', 'text_hash', 'file_sha256', 'project_root', 'shipped',
+           'user_data', 'data_dir']
 
 # %% ../nbs/00_core.ipynb #ffd941f2
 class Line(NamedTuple):
@@ -198,20 +199,40 @@ def _is_root(d: Path) -> bool:
     s = d / 'settings.ini'
     return s.exists() and 'lib_name = litebench' in s.read_text(errors='ignore')
 
+def _checkout_here(start=None) -> Path | None:
+    "The litebench checkout at or above `start` (the current folder), or None."
+    p = Path(start or Path.cwd()).resolve()
+    return next((d for d in (p, *p.parents) if _is_root(d)), None)
+
+def _package() -> Path:
+    "The folder of the litebench package imported here."
+    from importlib.util import find_spec
+    return Path(find_spec('litebench').origin).resolve().parent
+
 def project_root(start=None) -> Path | None:
     "The nearest folder at or above `start` (the current folder) holding litebench's `settings.ini`; else the checkout litebench is imported from; else None."
-    p = Path(start or Path.cwd()).resolve()
-    if d := next((d for d in (p, *p.parents) if _is_root(d)), None): return d
+    if d := _checkout_here(start): return d
     if (env := os.environ.get('LITEBENCH_ROOT')) is not None: return Path(env) if env and _is_root(Path(env)) else None   # set: that checkout; empty: none
-    from importlib.util import find_spec
-    spec = find_spec('litebench')
-    d = Path(spec.origin).resolve().parents[1] if spec and spec.origin else None
-    return d if d and _is_root(d) else None
+    d = _package().parent
+    return d if _is_root(d) else None
+
+def shipped(rel: str  # the file's path in the repository, e.g. 'pdfs/manifest.tsv'
+           ) -> Path:
+    "A file litebench ships beside its code: the installed package's copy (`_shipped/`), else the imported checkout's."
+    here = _package()
+    for p in (here / '_shipped' / rel, here.parent / rel):
+        if p.is_file(): return p
+    raise FileNotFoundError(f'{rel}: not shipped with this litebench ({here}): reinstall it (pip install --force-reinstall litebench)')
+
+def user_data() -> Path:
+    "The per-user data folder: `platformdirs.user_data_dir('litebench')`."
+    from platformdirs import user_data_dir
+    return Path(user_data_dir('litebench', appauthor=False))
 
 def data_dir(sub: str = '') -> Path:
-    "litebench's data folder (or a sub-folder of it), created on demand."
-    env = os.environ.get('LITEBENCH_DATA')
-    root = Path(env) if env else ((project_root() or Path.home()) / ('data' if project_root() else '.litebench'))
+    "litebench's data folder (or a sub-folder of it), created on demand: `LITEBENCH_DATA`, else the checkout you are in's `data/`, else `user_data()`."
+    env, here = os.environ.get('LITEBENCH_DATA'), _checkout_here()
+    root = Path(env) if env else (here / 'data' if here else user_data())
     d = root / sub if sub else root
     d.mkdir(parents=True, exist_ok=True)
     return d

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os, shutil, tempfile, urllib.request
 from pathlib import Path
 from typing import NamedTuple
-from .core import file_sha256, project_root, data_dir
+from .core import file_sha256, project_root, data_dir, shipped
 
 # %% auto #0
 __all__ = ['Entry', 'FetchError', 'manifest_path', 'read_manifest', 'mirror_dir', 'fetch_one', 'fetch_pdfs', 'corpus_files',
@@ -24,10 +24,8 @@ class FetchError(Exception):
     "A corpus file could not be had, or was not the file the manifest pins."
 
 def manifest_path() -> Path:
-    "The default manifest: `pdfs/manifest.tsv` in the project checkout."
-    root = project_root()
-    if root is None: raise FetchError('no litebench checkout found above the current folder: pass manifest= explicitly')
-    return root / 'pdfs' / 'manifest.tsv'
+    "The default manifest, `pdfs/manifest.tsv`, as shipped with litebench (inside the wheel, or in the checkout)."
+    return shipped('pdfs/manifest.tsv')
 
 def read_manifest(path=None) -> list:
     "The manifest's entries, checked for shape; a malformed line names the file and line."
@@ -116,8 +114,8 @@ def corpus_files(folder=None) -> list:
 
 # %% ../nbs/01_corpus.ipynb #c0de0002
 def code_manifest_path() -> Path:
-    "The code corpus's manifest: `code/manifest.tsv` in the project checkout."
-    return manifest_path().parent.parent / 'code' / 'manifest.tsv'
+    "The code corpus's manifest, `code/manifest.tsv`, as shipped with litebench."
+    return shipped('code/manifest.tsv')
 
 def code_mirror_dir() -> Path | None:
     "The code mirror: `LITEBENCH_CODE_MIRROR`, else `../shared/code` beside the project when it exists."
