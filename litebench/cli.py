@@ -10,7 +10,7 @@ from pathlib import Path
 from .runner import DEFAULTS
 
 # %% auto #0
-__all__ = ['cmd_fetch', 'cmd_ingest', 'cmd_eval', 'cmd_bench', 'cmd_export', 'cmd_recall', 'parser', 'main']
+__all__ = ['DATA_NOTE', 'cmd_fetch', 'cmd_ingest', 'cmd_eval', 'cmd_bench', 'cmd_export', 'cmd_recall', 'parser', 'main']
 
 # %% ../nbs/17_cli.ipynb #e123b905
 def cmd_fetch(args) -> int:
@@ -231,12 +231,14 @@ def cmd_recall(args) -> int:
     "The recall harness: run, diff against a baseline, check regress cases, print the report (markdown or JSON)."
     from litebench import recall as R
     if args.base and args.base_config: raise ValueError('--base and --base-config: choose one baseline')
+    if args.queries and not Path(args.queries).is_file(): raise FileNotFoundError(f'--queries {args.queries}: no such query set file')
     from contextlib import nullcontext
     from litebench.executors import scheduler
     ex = scheduler(args.scheduler)
     with ex or nullcontext():
         rep, code = R.recall(args.corpus, args.queries, args.types, args.config, args.limit, args.k, args.encoder, args.base, args.base_config,
-                             args.bench or 0, not args.no_regress, args.fail_on_loss, args.regress, progress=not args.quiet, executor=ex)
+                             args.bench or 0, not args.no_regress, args.fail_on_loss, args.regress, progress=not args.quiet, executor=ex,
+                             code=args.code, pdfs=args.pdfs, n=args.n, seed=args.seed)
     print(json.dumps(rep, indent=1, default=str) if args.json else R.render(rep, misses=args.misses))
     if code: print(f"ERROR: {len(rep['losses'])} loss(es): {rep['losses'][0]}", file=sys.stderr)
     return code
@@ -244,26 +246,39 @@ def cmd_recall(args) -> int:
 def _recall_parser(sub):
     from litebench.recall import DEFAULT_CONFIG
     from litebench.namequeries import ALL_TYPES
-    r = sub.add_parser('recall', help='the recall harness: derived name queries, per-query diffs against a git ref or a configuration, regress cases')
-    r.add_argument('--corpus', default='all', choices=['pdfs', 'code', 'all']); r.add_argument('--queries', help='query set TSV (default: recall/queries.tsv)')
+    r = sub.add_parser('recall', help='the recall harness: derived name queries, per-query diffs against a git ref or a configuration, regress cases',
+                       epilog='examples:  litebench recall --corpus code --limit 100   |   litebench recall --code ./myproject --base-config keyword+vector   |   '
+                              'litebench recall --pdfs ./manuals --base main --fail-on-loss')
+    r.add_argument('--corpus', choices=['pdfs', 'code', 'all'], help='the corpora asked (default: those given by --code/--pdfs, else all pinned ones)')
+    r.add_argument('--code', metavar='PATH', help='your own code corpus: a wheel, an sdist or a folder of Python (its queries are derived from it)')
+    r.add_argument('--pdfs', metavar='DIR', help='your own folder of PDFs (its queries are derived from it: outline names and sentences)')
+    r.add_argument('--n', type=int, default=350, help='with --code/--pdfs: named nodes sampled for the derived queries (default: %(default)s)')
+    r.add_argument('--seed', type=int, default=0, help='with --code/--pdfs: the sampling seed (default: %(default)s)')
+    r.add_argument('--queries', help='query set TSV: corpus, query, type, source (default: the shipped recall/queries.tsv, or derived from --code/--pdfs)')
     r.add_argument('--types', nargs='+', choices=ALL_TYPES, help='query types (default: all)'); r.add_argument('--config', default=DEFAULT_CONFIG, help="factors joined by '+' (default: %(default)s)")
     r.add_argument('--limit', type=int, help='queries per corpus (default: all)'); r.add_argument('--k', type=int, default=50, help='results kept per query (default: %(default)s)')
-    r.add_argument('--encoder', default=DEFAULTS.encoder); r.add_argument('--misses', action='store_true', help='list every query whose source is not #1')
+    r.add_argument('--encoder', default=DEFAULTS.encoder, help='lsa, minilm, static, st:MODEL or module:callable (default: %(default)s)')
+    r.add_argument('--misses', action='store_true', help='list every query whose source is not #1')
     r.add_argument('--json', action='store_true', help='print the report as one JSON object'); r.add_argument('--bench', type=int, metavar='REPS', help='time each query through both sides REPS times')
     r.add_argument('--base', metavar='REF', help='baseline: litebench at this git ref, in its own process'); r.add_argument('--base-config', metavar='NAME', help='baseline: another configuration of this tree')
     r.add_argument('--fail-on-loss', action='store_true', help='exit 1 when a source or a regress case was lost')
-    r.add_argument('--no-regress', action='store_true', help='skip the regress cases'); r.add_argument('--regress', help='regress cases TSV (default: recall/regress.tsv)')
+    r.add_argument('--no-regress', action='store_true', help='skip the regress cases')
+    r.add_argument('--regress', metavar='FILE', help='regress cases TSV: corpus, query, pattern (default: the shipped recall/regress.tsv, for the pinned corpora only)')
     r.add_argument('--quiet', action='store_true', help='no plan line, no progress bars')
     r.add_argument('--scheduler', metavar='ADDRESS', help='run on Dask: local, local:N (a LocalCluster of N workers) or a scheduler address tcp://HOST:PORT (needs litebench[dask])')
     r.set_defaults(fn=cmd_recall)
 
 # %% ../nbs/17_cli.ipynb #e123b90a
+DATA_NOTE = ('Where data goes: fetched corpora, stores, caches and run folders go to $LITEBENCH_DATA when set, else to data/ in the litebench '
+             'checkout you are in, else to the per-user data folder ({user}). Mirrors: $LITEBENCH_MIRROR (PDFs), $LITEBENCH_CODE_MIRROR (wheels).')
+
 def parser() -> argparse.ArgumentParser:
     "The `litebench` argument parser."
-    p = _Parser(prog='litebench', description='Does this retrieval change actually help, on real documents?')
+    from litebench.core import user_data
+    p = _Parser(prog='litebench', description='Does this retrieval change actually help, on real documents?', epilog=DATA_NOTE.format(user=user_data()))
     sub = p.add_subparsers(dest='cmd', required=True, parser_class=_Parser)
-    f = sub.add_parser('fetch', help='fetch and verify the default corpus')
-    f.add_argument('--dest', help='folder to fetch into (default: data/pdfs)'); f.add_argument('--mirror', help='mirror folder'); f.set_defaults(fn=cmd_fetch)
+    f = sub.add_parser('fetch', help='fetch and verify the default corpus', epilog=DATA_NOTE.format(user=user_data()))
+    f.add_argument('--dest', help='folder to fetch into (default: pdfs/ in the data folder)'); f.add_argument('--mirror', help='mirror folder (default: $LITEBENCH_MIRROR, else ../shared/pdfs beside a checkout)'); f.set_defaults(fn=cmd_fetch)
     i = sub.add_parser('ingest', help='read, tree and chunk a corpus and print a summary')
     i.add_argument('--pdfs', help='folder of PDFs (default: the default corpus)'); i.add_argument('--skip-bad', action='store_true', help='skip unreadable PDFs, listing them')
     i.set_defaults(fn=cmd_ingest)

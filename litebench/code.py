@@ -141,7 +141,9 @@ def read_sources(path  # a wheel, an sdist (.tar.gz, .tgz, .zip) or a folder of 
                 ) -> list:
     "The `CodeDoc` of every parseable `.py` file of a project, sorted by module name."
     path = Path(path)
-    if path.is_dir(): docs = _parsed(_tree_files(path), path.name, path.resolve().name)
+    if path.is_dir():   # a package folder (it has __init__.py) keeps its own name in its modules' names
+        pre = f'{path.resolve().name}/' if (path / '__init__.py').exists() else ''
+        docs = _parsed([(pre + r, b) for r, b in _tree_files(path)], path.name, path.resolve().name)
     elif not path.exists(): raise FileNotFoundError(f'{path}: no such wheel, sdist or folder of Python sources')
     elif path.suffix == '.whl': docs = read_wheel(path)
     elif path.name.endswith(('.tar.gz', '.tgz', '.zip')): docs = _parsed(_sdist_files(path), path.name, re.sub(r'\.(tar\.gz|tgz|zip)$', '', path.name))

@@ -8,14 +8,14 @@ import json, os, re, statistics, subprocess, sys, tempfile, time
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from .core import project_root, data_dir
+from .core import project_root, data_dir, shipped
 from .configs import config
 from .namequeries import read_query_set, as_questions
 
 # %% auto #0
 __all__ = ['CORPORA', 'DEFAULT_CONFIG', 'HEAD', 'recall_config', 'recall_stack', 'item_label', 'run_side', 'summarize_side',
            'make_query_set', 'diff_sides', 'paired_first', 'read_regress', 'check_regress', 'bench', 'base_tree',
-           'run_base', 'query_set', 'recall', 'losses', 'render']
+           'run_base', 'query_set', 'corpus_queries', 'unknown_sources', 'recall', 'losses', 'render']
 
 # %% ../nbs/18_recall.ipynb #4b159a6d
 CORPORA = ('pdfs', 'code')
@@ -25,16 +25,17 @@ def recall_config(name: str):
     "The configuration a '+'-joined factor list names (e.g. 'keyword+tree+sections+names', or 'names' alone)."
     return config(name, [f.strip() for f in name.split('+') if f.strip()])
 
-def recall_stack(corpus: str, encoder: str = 'lsa', k: int = 50, store_dir=None, progress: bool = False):
+def recall_stack(corpus: str, encoder: str = 'lsa', k: int = 50, store_dir=None, progress: bool = False,
+                 source=None):  # your own corpus: a folder of PDFs ('pdfs'), a wheel, sdist or folder of Python ('code'); None: the pinned one
     "The `Stack` of a corpus ('pdfs' or 'code'), indexed into `store_dir` (a new temporary folder when None)."
     from litebench.systems import Stack
     if corpus not in CORPORA: raise ValueError(f'--corpus {corpus}: choose pdfs, code or all')
     docs = None
     if corpus == 'code':
-        from litebench.code import read_code
+        from litebench.code import read_code, read_sources
         from litebench.corpus import code_files
-        docs = read_code(code_files())
-    return Stack(encoder, docs=docs, store_dir=store_dir or tempfile.mkdtemp(prefix='recall-'), limit=k, progress=progress)
+        docs = read_sources(source) if source else read_code(code_files())
+    return Stack(encoder, pdfs=source if corpus == 'pdfs' else None, docs=docs, store_dir=store_dir or tempfile.mkdtemp(prefix='recall-'), limit=k, progress=progress)
 
 def item_label(it: dict, corpus: str) -> str:
     "How a result reads in a report: 'file › heading path' (PDF), 'file:line name' (code)."
@@ -138,8 +139,8 @@ def paired_first(base: dict, new: dict) -> list:
 
 # %% ../nbs/18_recall.ipynb #efe7bced
 def read_regress(path=None) -> list:
-    "The regress cases (corpus, query, pattern) of `recall/regress.tsv` (or `path`)."
-    path = Path(path) if path else (project_root() or Path.cwd()) / 'recall' / 'regress.tsv'
+    "The regress cases (corpus, query, pattern) of `path` (default: the shipped `recall/regress.tsv`)."
+    path = Path(path) if path else shipped('recall/regress.tsv')
     out = []
     for i, l in enumerate(path.read_text(encoding='utf-8').splitlines(), 1):
         if not l.strip() or l.startswith('#') or l.startswith('corpus\t'): continue
@@ -197,17 +198,22 @@ def run_base(ref: str, args: list) -> dict:
         if v: env[k] = str(Path(v).resolve())
     p = subprocess.run([sys.executable, '-c', 'import sys; from litebench.cli import main; sys.exit(main(sys.argv[1:]))', 'recall', '--json', *args],
                        cwd=tree, env=env, capture_output=True, text=True)
+    if 'unrecognized arguments: --code' in p.stderr or 'unrecognized arguments: --pdfs' in p.stderr:
+        raise ValueError(f'--base {ref}: litebench at that ref cannot read a corpus of your own (--code, --pdfs came later): choose a later ref, or --base-config')
     if p.returncode not in (0, 1) or not p.stdout.strip().startswith('{'):
         raise ValueError(f'--base {ref}: the baseline run failed (exit {p.returncode}): {(p.stderr or p.stdout).strip().splitlines()[-1:] or "no output"}')
     return json.loads(p.stdout)
 
 # %% ../nbs/18_recall.ipynb #7d234d4a
+def _pick(qs, corpora, types=None, limit: int | None = None) -> list:
+    "The queries of `corpora` and `types`, the first `limit` per corpus."
+    qs = [q for q in qs if q.corpus in corpora and (not types or q.type in types)]
+    return [q for c in corpora for q in [q for q in qs if q.corpus == c][:limit]]
+
 def query_set(path=None, corpora=CORPORA, types=None, limit: int | None = None) -> list:
-    "The queries of `path` (default `recall/queries.tsv`) for `corpora` and `types`, the first `limit` per corpus."
-    path = Path(path) if path else (project_root() or Path.cwd()) / 'recall' / 'queries.tsv'
-    qs = [q for q in read_query_set(path) if q.corpus in corpora and (not types or q.type in types)]
-    out = []
-    for c in corpora: out += [q for q in qs if q.corpus == c][:limit]
+    "The queries of `path` (default: the shipped `recall/queries.tsv`) for `corpora` and `types`, the first `limit` per corpus."
+    path = Path(path) if path else shipped('recall/queries.tsv')
+    out = _pick(read_query_set(path), corpora, types, limit)
     if not out: raise ValueError(f'{path}: no queries for corpus {", ".join(corpora)} and types {", ".join(types or ["all"])}')
     return out
 
@@ -219,47 +225,109 @@ def _regress_side(side: dict, cases, cfg: str) -> list:
     s = side['stack']
     return check_regress(cases, side['corpus'], config_system(s, recall_config(cfg)), s.locator.locate)
 
+# %% ../nbs/18_recall.ipynb #a82d4562
+def corpus_queries(corpus: str,       # 'pdfs' or 'code'
+                   stack,             # the corpus's `Stack` (`recall_stack`)
+                   n: int = 350,      # named nodes sampled
+                   seed: int = 0,     # the sampling seed
+                   sentences: int = 150  # units sampled for the sentence families (PDFs)
+                  ) -> list:
+    "The query families of a corpus of your own, derived from it and shuffled, seeded."
+    import random
+    from litebench.namequeries import pdf_named, code_named, name_queries, sentence_queries
+    qs = name_queries(pdf_named(stack.files) if corpus == 'pdfs' else code_named(stack.docs), n, seed)
+    if corpus == 'pdfs': qs += sentence_queries(stack.docs, sentences, seed)
+    random.Random(seed).shuffle(qs)
+    return qs
+
+def unknown_sources(queries, stack) -> list:
+    "The queries whose source names no node of the stack's corpus: its file, then a node whose path the source's heading matches."
+    from litebench.core import norm_file
+    from litebench.relevance import heading_matches
+    from litebench.namequeries import source_gold
+    paths = {}
+    for doc, nodes in stack.trees.items(): paths.setdefault(norm_file(doc), []).extend(nd.path for nd in nodes)
+    bad = []
+    for q in queries:
+        g = source_gold(q.source)
+        if not any(heading_matches(p, g.heading) for p in paths.get(norm_file(g.file), ())): bad.append(q)
+    return bad
+
+# %% ../nbs/18_recall.ipynb #a4564c8b
+def _corpora(corpus: str | None, own: dict) -> tuple:
+    "The corpora a run asks: `corpus` ('pdfs', 'code', 'all'), or with a corpus of your own and no `corpus`, those given."
+    if corpus in (None, 'all'): return tuple(c for c in CORPORA if c in own) if own and corpus is None else CORPORA
+    if corpus not in CORPORA: raise ValueError(f'--corpus {corpus}: choose pdfs, code or all')
+    return (corpus,)
+
+def _side_queries(c: str, stack, queries, types, limit, n: int, seed: int, sentences: int, own: dict) -> list:
+    "One corpus's queries: from the query set file, else derived from a corpus of your own, else the shipped set; each source checked against the corpus."
+    qs = query_set(queries, (c,), types, limit) if queries or c not in own else _pick(corpus_queries(c, stack, n, seed, sentences), (c,), types, limit)
+    if not qs: raise ValueError(f'{own[c]}: no queries could be derived for types {", ".join(types or ["all"])} (no named node, no sentence)')
+    if bad := unknown_sources(qs, stack):
+        where = own.get(c) or f'the pinned {c} corpus'
+        raise ValueError(f"{len(bad)} of {len(qs)} {c} queries name a source that is not in {where}; the first: " + '; '.join(f'{q.query!r} → {q.source}' for q in bad[:3])
+                         + ('. Leave out --queries to derive queries from this corpus, or point --code/--pdfs at the corpus they were written for' if queries else ''))
+    return qs
+
+def _cases(regress: bool, regress_file, own: dict) -> list:
+    "The regress cases: `regress_file`'s, else the shipped ones for the pinned corpora only."
+    if not regress: return []
+    return read_regress(regress_file) if regress_file else [c for c in read_regress() if c[0] not in own]
+
 # %% ../nbs/18_recall.ipynb #d9bc55e9
-def recall(corpus: str = 'all', queries=None, types=None, cfg: str = DEFAULT_CONFIG, limit: int | None = None, k: int = 50,
+def recall(corpus: str | None = None, queries=None, types=None, cfg: str = DEFAULT_CONFIG, limit: int | None = None, k: int = 50,
            encoder: str = 'lsa', base: str | None = None, base_config: str | None = None, bench_reps: int = 0,
-           regress: bool = True, fail_on_loss: bool = False, regress_file=None, progress: bool = False, out=None, executor=None) -> tuple:
+           regress: bool = True, fail_on_loss: bool = False, regress_file=None, progress: bool = False, out=None, executor=None,
+           code=None,            # your own code corpus: a wheel, an sdist or a folder of Python (default: the pinned wheels)
+           pdfs=None,            # your own folder of PDFs (default: the pinned PDFs)
+           n: int = 350, seed: int = 0, sentences: int = 150   # how queries are derived from your own corpus (`corpus_queries`)
+          ) -> tuple:
     "Run the harness (run folders in `out`, a temporary folder when None); (report dict, exit code): 1 when `fail_on_loss` and a source or a regress case was lost."
-    corpora = CORPORA if corpus == 'all' else (corpus,)
-    qs = query_set(queries, corpora, types, limit)
-    cases = read_regress(regress_file) if regress else []
-    if progress: print(f"recall: {len(qs)} queries ({', '.join(f'{c} {sum(q.corpus == c for q in qs)}' for c in corpora)}), configuration {cfg}"
+    own = {c: str(Path(s).resolve()) for c, s in (('code', code), ('pdfs', pdfs)) if s}
+    corpora = _corpora(corpus, own)
+    if gone := [c for c in own if c not in corpora]: raise ValueError(f'--{gone[0]} given, but --corpus {corpus} leaves that corpus out')
+    cases = _cases(regress, regress_file, own)
+    if progress: print(f"recall: {', '.join(own.get(c) or f'the pinned {c} corpus' for c in corpora)}; configuration {cfg}"
                        + (f', baseline {base or base_config}' if base or base_config else '') + (f', {len(cases)} regress cases' if regress else ''), file=sys.stderr)
-    rep = dict(corpus=list(corpora), config=cfg, base=base or base_config, queries=len(qs), runs=[], diff=[], regress=[], bench={})
+    rep = dict(corpus=list(corpora), config=cfg, base=base or base_config, queries=0, runs=[], diff=[], regress=[], bench={}, sources=own)
+    asked = []
     for c in corpora:
-        new = run_side(c, qs, cfg, encoder, k, out=out, progress=progress, executor=executor) | dict(side='new')
+        stack = recall_stack(c, encoder, k, progress=progress, source=own.get(c))
+        qs = _side_queries(c, stack, queries, types, limit, n, seed, sentences, own); asked += qs; rep['queries'] += len(qs)
+        if progress: print(f'recall: {c}: {len(qs)} queries', file=sys.stderr)
+        new = run_side(c, qs, cfg, encoder, k, stack=stack, out=out, progress=progress, executor=executor) | dict(side='new')
         rep['runs'].append(_public(new))
-        if regress: rep['regress'] += [r | dict(side='new') for r in _regress_side(new, cases, cfg)]
+        if cases: rep['regress'] += [r | dict(side='new') for r in _regress_side(new, cases, cfg)]
         old = None
         if base_config:
-            old = run_side(c, qs, base_config, encoder, k, stack=new['stack'], out=out, progress=progress, executor=executor) | dict(side='base')   # same tree, same index: only the configuration differs
+            old = run_side(c, qs, base_config, encoder, k, stack=stack, out=out, progress=progress, executor=executor) | dict(side='base')   # same tree, same index: only the configuration differs
             rep['runs'].append(_public(old))
-            if regress: rep['regress'] += [r | dict(side='base') for r in _regress_side(old, cases, base_config)]
+            if cases: rep['regress'] += [r | dict(side='base') for r in _regress_side(old, cases, base_config)]
         if bench_reps:
             from litebench.systems import config_system
-            sides = {'new': config_system(new['stack'], recall_config(cfg))} | ({'base': config_system(old['stack'], recall_config(base_config))} if old else {})
-            rep['bench'][c] = bench(sides, [q.query for q in qs if q.corpus == c], bench_reps)
+            sides = {'new': config_system(stack, recall_config(cfg))} | ({'base': config_system(stack, recall_config(base_config))} if old else {})
+            rep['bench'][c] = bench(sides, [q.query for q in qs], bench_reps)
         if old: rep['diff'].append(diff_sides(old, new))
-    if base:
-        tf = Path(tempfile.mkdtemp(prefix='recall-q-')) / 'queries.tsv'
-        from litebench.namequeries import write_query_set
-        write_query_set(tf, qs)
-        args = ['--corpus', corpus, '--queries', str(tf), '--config', cfg, '--k', str(k), '--encoder', encoder] + (['--bench', str(bench_reps)] if bench_reps else []) + ([] if regress else ['--no-regress'])
-        if regress and regress_file: args += ['--regress', str(Path(regress_file).resolve())]
-        got = run_base(base, args)
-        for r in got['runs']:
-            h = r['headline']   # the tables again by this tree's definitions, from the baseline's per-query results, so both sides are counted alike
-            r = r | summarize_side(r | dict(index_s=h['index_s'], query_s=h['query_s'])) | dict(side='base', ref=base); rep['runs'].append(r)
-            new = next(x for x in rep['runs'] if x['side'] == 'new' and x['corpus'] == r['corpus'])
-            rep['diff'].append(diff_sides(r, new))
-        rep['regress'] += [r | dict(side='base') for r in got.get('regress', [])]
-        for c, b in got.get('bench', {}).items(): rep['bench'].setdefault(c, {})['base'] = b.get('new')
+    if base: _with_base(rep, base, asked, corpora, own, cfg, k, encoder, bench_reps, regress, regress_file)
     rep['losses'] = losses(rep)
     return rep, int(fail_on_loss and bool(rep['losses']))
+
+def _with_base(rep: dict, base: str, asked, corpora, own: dict, cfg: str, k: int, encoder: str, bench_reps: int, regress: bool, regress_file):
+    "Add litebench at git `base`, asked the same queries of the same corpora in its own process, to the report: its runs, the diffs, its regress cases and latency."
+    from litebench.namequeries import write_query_set
+    tf = write_query_set(Path(tempfile.mkdtemp(prefix='recall-q-')) / 'queries.tsv', asked)
+    args = ['--corpus', corpora[0] if len(corpora) == 1 else 'all', '--queries', str(tf), '--config', cfg, '--k', str(k), '--encoder', encoder]
+    args += [a for c, s in own.items() for a in (f'--{c}', s)] + (['--bench', str(bench_reps)] if bench_reps else [])
+    args += (['--regress', str(Path(regress_file).resolve())] if regress and regress_file else []) + ([] if regress and (regress_file or not own) else ['--no-regress'])
+    got = run_base(base, args)
+    for r in got['runs']:
+        h = r['headline']   # the tables again by this tree's definitions, from the baseline's per-query results, so both sides are counted alike
+        r = r | summarize_side(r | dict(index_s=h['index_s'], query_s=h['query_s'])) | dict(side='base', ref=base); rep['runs'].append(r)
+        new = next(x for x in rep['runs'] if x['side'] == 'new' and x['corpus'] == r['corpus'])
+        rep['diff'].append(diff_sides(r, new))
+    rep['regress'] += [r | dict(side='base') for r in got.get('regress', [])]
+    for c, b in got.get('bench', {}).items(): rep['bench'].setdefault(c, {})['base'] = b.get('new')
 
 def losses(rep: dict) -> list:
     "Every loss the gate counts: sources that lost #1 or the top 10, regress cases that held in the baseline and no longer do."
