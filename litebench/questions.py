@@ -21,7 +21,7 @@ from .queries import page_furniture
 # %% auto #0
 __all__ = ['SUITES', 'TARGETS', 'TIERS', 'SPLITS', 'KEYS', 'REQUIRED', 'GOLD_KEYS', 'ALIASES', 'PROVENANCE_KEYS', 'ID_RE',
            'SUITE_RE', 'SEP', 'BAD', 'ASSIGNMENTS', 'SEEDS', 'LEDGER', 'QuestionError', 'problems_error', 'as_heading',
-           'Problems', 'parse_gold', 'question_problems', 'parse_question', 'read_text', 'read_records',
+           'did_you_mean', 'Problems', 'parse_gold', 'question_problems', 'parse_question', 'read_text', 'read_records',
            'question_files', 'id_key', 'load_questions', 'gold_path', 'gold_text', 'gold_problems', 'copied_run',
            'near_duplicates', 'Report', 'validate', 'LockTimeout', 'locked', 'write_records', 'set_fields',
            'assign_splits', 'SealError', 'question_digest', 'read_assignments', 'write_assignments',
@@ -103,6 +103,13 @@ def _suite(v) -> str:
     return v
 
 # %% ../nbs/11_questions.ipynb #0e9a3b57
+def did_you_mean(x: str,  # what was written
+                 names    # the names it could have meant
+                ) -> str:
+    "' (did you mean NAME?)' with the closest of `names` to `x`, or '' when none is close."
+    near = difflib.get_close_matches(str(x), [str(n) for n in names], 1, 0.6)
+    return f' (did you mean {near[0]!r}?)' if near else ''
+
 BAD = type('Bad', (), {'__repr__': lambda self: 'BAD'})()   # a field that failed its check
 
 class Problems(list):
@@ -130,8 +137,7 @@ class Problems(list):
         if not isinstance(d, dict): self.note(field, f'must be a mapping, got {type(d).__name__}: {d!r}'); return False
         for k in d:
             if k not in allowed:
-                near = difflib.get_close_matches(str(k), allowed, 1)
-                self.note(f'{pre}{k}', f"unknown key; did you mean {near[0]!r}?" if near else f'unknown key (allowed: {", ".join(allowed)})')
+                self.note(f'{pre}{k}', f'unknown key{near}' if (near := did_you_mean(k, allowed)) else f'unknown key (allowed: {", ".join(allowed)})')
         for k in required:
             if k not in d: self.note(f'{pre}{k}', 'missing')
         return True
@@ -300,7 +306,7 @@ def load_questions(paths,         # a question file or folder, or a list of them
     if not qs: raise QuestionError(f'{paths}: no questions (no records in any *.yaml or *.yml file)')
     if suites is None: return qs
     have = sorted({q.suite for q in qs})
-    if miss := [s for s in suites if s not in have]: raise QuestionError(f'{paths}: no questions in suite {miss[0]!r} (have: {", ".join(have)})')
+    if miss := [s for s in suites if s not in have]: raise QuestionError(f'{paths}: no questions in suite {miss[0]!r}{did_you_mean(miss[0], have)} (have: {", ".join(have)})')
     return [q for q in qs if q.suite in suites]
 
 # %% ../nbs/11_questions.ipynb #62d05af0
@@ -343,7 +349,7 @@ def gold_problems(gold: Gold,  # the gold to check
                   files: dict  # the corpus: {file name: path}
                  ) -> list:
     "(code, message) for each problem of `gold` against the corpus; [] when it points at something."
-    if (path := gold_path(gold, files)) is None: return [('gold-file-missing', f'{gold.file}: no such file in the corpus')]
+    if (path := gold_path(gold, files)) is None: return [('gold-file-missing', f'{gold.file}: no such file in the corpus' + did_you_mean(gold.file, files))]
     pages, nodes = _doc(path)
     if gold.pages and gold.pages[1] > len(pages):
         return [('locator-empty', f'{gold.file}: pages {list(gold.pages)} outside the document ({len(pages)} pages)')]
@@ -434,6 +440,8 @@ def validate(questions,          # `Question`s, from `load_questions`
     r.warnings += [(b, 'near-duplicate', f'word sets overlap {j} with {a}') for a, b, j in near_duplicates(questions, dup)]
     have = {s: sum(q.suite == s for q in questions) for s in [*TARGETS, *sorted({q.suite for q in questions} - set(TARGETS))]}
     r.counts = {s: (h, TARGETS.get(s)) for s, h in have.items()}
+    r.warnings += [('-', 'suite-new', f'suite {s!r} ({h} question(s)) is new' + near) for s, h in have.items()   # a misspelt suite is not silently a new one
+                   if h and s not in SUITES and (near := did_you_mean(s, [x for x in have if x != s and (x in SUITES or have[x] > h)]))]
     return r
 
 # %% ../nbs/11_questions.ipynb #e66e9914
