@@ -35,11 +35,11 @@ def stranger(tmp_path_factory):
     wheel = next((tmp / 'dist').glob('litebench-*.whl'))
     subprocess.run([str(py), '-m', 'pip', 'install', '-q', '--no-deps', '--disable-pip-version-check', str(wheel)], check=True)
     home, empty = tmp / 'home', tmp / 'empty'; empty.mkdir(); home.mkdir()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(('LITEBENCH_', 'PYTHONPATH', 'VIRTUAL_ENV'))}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(('LITEBENCH_', 'PYTHON', 'VIRTUAL_ENV', 'CONDA'))}   # nothing the tests before set
     env |= dict(XDG_DATA_HOME=str(home), LITEBENCH_MIRROR=str(SHARED / 'pdfs'), LITEBENCH_CODE_MIRROR=str(SHARED / 'code'), PATH=f"{tmp / 'venv' / 'bin'}:{env['PATH']}")
-    def run(*args, ok=(0,)):
-        p = subprocess.run(list(args), cwd=empty, env=env, capture_output=True, text=True, timeout=1200)
-        assert p.returncode in ok, f'{args} exited {p.returncode}:\n{p.stdout[-3000:]}\n{p.stderr[-3000:]}'
+    def run(cmd, *args, ok=(0,)):
+        p = subprocess.run([str(tmp / 'venv' / 'bin' / cmd), *args], cwd=empty, env=env, capture_output=True, text=True, timeout=1200)
+        assert p.returncode in ok, f'{cmd} {args} exited {p.returncode}:\n{p.stdout[-3000:]}\n{p.stderr[-3000:]}'
         return p
     return run, home / 'litebench', empty
 
