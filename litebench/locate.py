@@ -10,7 +10,7 @@ from collections import Counter
 from .core import Item, doc_text, page_starts, pages_of, norm_text
 
 # %% auto #0
-__all__ = ['unit_kind', 'unit_nodes', 'Locator']
+__all__ = ['unit_kind', 'unit_nodes', 'doc_units', 'Locator']
 
 # %% ../nbs/04a_locate.ipynb #5c0a0007
 def _leaves(nodes) -> list:
@@ -34,6 +34,19 @@ def unit_nodes(nodes,            # a document's `Node`s
     "The document's unit nodes: those of `kind`, or its leaves when `kind` is None."
     return [n for n in nodes if n.kind.lower() == kind] if kind else _leaves(nodes)
 
+def doc_units(nodes,            # a document's `Node`s
+              kind: str | None  # the unit's kind (lowercase); None: the leaves
+             ) -> list:
+    "The units a result can land on: the nodes of `kind`, and each leaf that lies in none of them (a unit of its own); the leaves when `kind` is None."
+    us = unit_nodes(nodes, kind)
+    if not kind: return us
+    ids, up = {n.id for n in us}, {n.id: n.parent for n in nodes}
+    def inside(i):
+        while i is not None and i not in ids: i = up.get(i)
+        return i is not None
+    return us + [n for n in _leaves(nodes) if not inside(n.id)]
+
+
 # %% ../nbs/04a_locate.ipynb #5c0a0011
 class Locator:
     "Heading paths, covered nodes and units of any span of the corpus's documents."
@@ -44,7 +57,7 @@ class Locator:
         for d in docs:
             doc, ns = d[0].doc, sorted(trees[d[0].doc], key=lambda n: (n.span[0], -n.span[1]))
             ends = [m.span[0] for m in ns[1:]] + [max((m.span[1] for m in ns), default=0)]   # own text: to the next heading
-            us = sorted(unit_nodes(ns, self.kind), key=lambda n: n.span[0])
+            us = sorted(doc_units(ns, self.kind), key=lambda n: n.span[0])
             self.t[doc] = dict(text=doc_text(d), starts=page_starts(d), nums=[p.page for p in d], s=[n.span[0] for n in ns], ns=ns,
                                byid={n.id: n for n in ns}, ends=ends, us=us, us0=[n.span[0] for n in us], us1=[n.span[1] for n in us])
 

@@ -48,14 +48,12 @@ def corpus_units(trees: dict,             # {doc: nodes}, from `tree.build_tree`
                  unit: str | None = None  # the unit kind (see `locate.unit_kind`); None: decided from the trees
                 ) -> dict:
     "{`norm_file` name: ((node path, pages, path of the unit it lies in or None), …)} for every node, in text order."
-    from litebench.locate import unit_kind, unit_nodes
+    from litebench.locate import unit_kind, doc_units
     kind, out = unit_kind(trees, unit), {}
     for doc, ns in trees.items():
-        ids, of = {n.id for n in unit_nodes(ns, kind)}, {}
+        ids, of = {n.id for n in doc_units(ns, kind)}, {}                # the units `locate` gives results: a leaf in no unit is one of its own
         ns = sorted(ns, key=lambda n: (n.span[0], -n.span[1]))          # a parent before its children
         for n in ns: of[n.id] = n.path if n.id in ids else of.get(n.parent)
-        for n in unit_nodes(ns, None):                                   # a leaf in no unit is a unit of its own
-            if of[n.id] is None: of[n.id] = n.path
         out[norm_file(doc)] = tuple((n.path, n.pages, of[n.id]) for n in ns)
     return out
 
@@ -72,11 +70,11 @@ def _unit_sets(units: dict | None) -> dict:
     return {f: {u for *_, u in ns if u} for f, ns in (units or {}).items()}
 
 def _item_docnos(it: dict, level: str, sets: dict) -> list:
-    "A row item's docnos at `level`: its file; or the units it lists, else the unit its path lies in (its path when the units are unknown)."
+    "A row item's docnos at `level`: its file; or the units it lists, else the unit its path lies in (none when it lies in none; its path when the units are unknown)."
     if level == 'doc': return [doc_docno(it['file'])]
     if it.get('units'): return [unit_docno(it['file'], u) for u in it['units']]
-    us = sets.get(norm_file(it['file']))
-    return [unit_docno(it['file'], unit_of(it['path'], us) if us is not None else it['path'])]
+    if (us := sets.get(norm_file(it['file']))) is None: return [unit_docno(it['file'], it['path'])]
+    return [unit_docno(it['file'], u)] if (u := unit_of(it['path'], us)) in us else []
 
 def _docnos(items, level: str, sets: dict) -> list:
     "A row's items' distinct docnos, best rank first."
