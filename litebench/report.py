@@ -303,6 +303,7 @@ def header(r: dict,   # the run, as `read_run` returns it
             + f"; git {meta['git']['sha']} (dirty: {meta['git']['dirty']}); encoder `{p.get('encoder')}`; {p.get('questions')} questions (splits: {', '.join(p.get('splits', [])) or '?'}); systems: {', '.join(p.get('systems', []))}.")
     out = [f"# {meta.get('kind', 'run')}: {name}", '', line, '']
     if ws := p.get('corpus_warnings'): out += [f"The corpus was read with {len(ws)} warning(s): " + '; '.join(ws), '']
+    if ws := p.get('system_warnings'): out += ['What the systems said about themselves: ' + '; '.join(f'{n}: {w}' for n, v in ws.items() for w in v), '']
     if meta.get('test_openings') is not None: out += [f"This run opened the sealed test split; the ledger now counts {meta['test_openings']} opening(s) of this question set.", '']
     return out
 

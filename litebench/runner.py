@@ -15,7 +15,7 @@ from .runs import new_run, Rows, finish_run, read_run, alive, write_questions
 
 # %% auto #0
 __all__ = ['DEFAULTS', 'SHARED', 'Settings', 'item_row', 'snippet', 'judged', 'result_key', 'ask', 'staged', 'sealed',
-           'gold_errors', 'Terminated', 'run_questions', 'ask_shard']
+           'gold_errors', 'system_warnings', 'Terminated', 'run_questions', 'ask_shard']
 
 # %% ../nbs/13_runner.ipynb #7a0a0007
 class Settings(NamedTuple):
@@ -128,6 +128,12 @@ def gold_errors(questions,  # the `Question`s
         if probs: out[q.id] = 'invalid gold: ' + '; '.join(probs)
     return out
 
+def system_warnings(systems: dict  # {name: system}
+                   ) -> dict:
+    "{name: lines} of what the systems say about themselves (a system's `warnings`, e.g. a TREC run's dropped repeats), for those that say something."
+    return {n: [str(w) for w in ws] for n, s in systems.items() if isinstance(ws := getattr(s, 'warnings', None), (list, tuple)) and ws}
+
+
 # %% ../nbs/13_runner.ipynb #7a0a0018
 class Terminated(BaseException):
     "The process was asked to stop (SIGTERM)."
@@ -192,9 +198,12 @@ def run_questions(questions,                 # the `Question`s to ask
     if len({q.id for q in questions}) != len(questions): raise ValueError('question ids must be unique within a run')
     n_test = sealed(questions, unseal_test, folder)
     bad = gold_errors([q for q in questions if q.gold and q.source], stack.files) if stack is not None and stack.files else {}
+    said = system_warnings(systems)
+    for n, ws in said.items(): print(*(f'warning: system {n!r}: {w}' for w in ws), sep='\n')
     params = dict(params or {}, k=k, questions=len(questions), systems=list(systems), planned_rows=len(questions) * len(systems),
                   questions_digest=text_hash(repr([(q.id, q.text, q.gold) for q in questions])), splits=sorted({str(q.split) for q in questions}),
                   encoder=getattr(getattr(stack, 'encoder', None), 'fingerprint', None), corpus_warnings=list(getattr(stack, 'warnings', [])), summary=summary or {},
+                  **({'system_warnings': said} if said else {}),
                   **({'executor': executor.describe()} if executor is not None else {}))
     run = new_run(name, params, root=out, files=getattr(stack, 'files', ()))
     write_questions(run, questions)

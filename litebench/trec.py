@@ -179,10 +179,8 @@ def export_trec(run,                       # a run folder (with its questions.js
     return [out / n for n in files]
 
 # %% ../nbs/14a_trec.ipynb #7ec0a026
-def read_trec_run(path,                   # a TREC run file
-                  tag: str | None = None  # the run to read when the file holds several
-                 ) -> dict:
-    "{qid: [(docno, score), …]}, each best first as `trec_eval` orders them (score, then docno, descending)."
+def _read_trec(path, tag: str | None = None) -> tuple:
+    "({qid: [(docno, score), …]} best first, each docno once, {qid: repeats dropped}) of one run of a TREC run file."
     path, runs = Path(path), {}
     for i, line in enumerate(path.read_text(encoding='utf-8').splitlines(), 1):
         if not line.strip(): continue
@@ -190,12 +188,26 @@ def read_trec_run(path,                   # a TREC run file
         if len(f) != 6: raise ValueError(f'{path}:{i}: expected 6 fields (qid Q0 docno rank score tag), got {len(f)}')
         try: score = float(f[4])
         except ValueError: raise ValueError(f'{path}:{i}: the score {f[4]!r} is not a number') from None
-        if f[2] in (d := runs.setdefault(f[5], {}).setdefault(f[0], {})): raise ValueError(f'{path}:{i}: docno {f[2]!r} is listed twice for qid {f[0]!r}')
-        d[f[2]] = score
+        runs.setdefault(f[5], {}).setdefault(f[0], []).append((f[2], score))
     if tag is None and len(runs) > 1: raise ValueError(f'{path}: holds {len(runs)} runs (tags {", ".join(sorted(runs))}): say which one to read')
     if tag is not None and tag not in runs: raise ValueError(f'{path}: no run tagged {tag!r} (tags: {", ".join(sorted(runs)) or "none"})')
-    got = runs.get(tag, {}) if tag is not None else next(iter(runs.values()), {})
-    return {q: sorted(d.items(), key=lambda x: (x[1], x[0]), reverse=True) for q, d in got.items()}
+    got, out = runs.get(tag, {}) if tag is not None else next(iter(runs.values()), {}), {}
+    for q, pairs in got.items():
+        for d, s in sorted(pairs, key=lambda x: (x[1], x[0]), reverse=True): out.setdefault(q, {}).setdefault(d, s)   # a docno's first rank kept
+    return {q: list(d.items()) for q, d in out.items()}, {q: n for q, pairs in got.items() if (n := len(pairs) - len(out[q]))}
+
+def _repeats_said(path, reps: dict) -> str:
+    "One line saying how many repeated docnos were dropped, and where."
+    return f'{path}: {sum(reps.values())} repeated docno(s) dropped in {len(reps)} question(s), each docno kept at its first rank (e.g. qid {min(reps)!r})'
+
+def read_trec_run(path,                   # a TREC run file
+                  tag: str | None = None  # the run to read when the file holds several
+                 ) -> dict:
+    "{qid: [(docno, score), …]}, each best first as `trec_eval` orders them (score, then docno, descending), a docno listed twice kept at its first rank (a warning line says how many were dropped)."
+    ranked, reps = _read_trec(path, tag)
+    if reps: print('warning: ' + _repeats_said(path, reps))
+    return ranked
+
 
 # %% ../nbs/14a_trec.ipynb #7ec0a029
 def _page_range(a: str, b: str, where: str):
@@ -250,7 +262,8 @@ class TrecSystem:
                  tag: str | None = None):      # the run to read when the file holds several
         self.run_file, self.mapping_file, self.skip_missing, self.tag = str(run_file), str(mapping_file), skip_missing, tag
         if questions is None and topics is None: raise ValueError(f'{run_file}: a TREC run needs the questions (or a topics file, qid<TAB>text) to find a question\'s id from its text')
-        ranked, where = read_trec_run(run_file, tag), read_mapping(mapping_file)
+        (ranked, reps), where = _read_trec(run_file, tag), read_mapping(mapping_file)
+        self.repeats, self.warnings = sum(reps.values()), [_repeats_said(run_file, reps)] if reps else []   # the runner prints and records `warnings`
         self.missing = sorted({d for ds in ranked.values() for d, _ in ds if d not in where})
         self.skipped = sum(d not in where for ds in ranked.values() for d, _ in ds)
         if self.missing and not skip_missing:
