@@ -120,25 +120,34 @@ def item(self: Locator, doc: str,  # the document's name
                 float(score), legs, self.covers(doc, start, end), self.units(doc, start, end))
 
 @patch
-def _find(self: Locator, doc: str, it: Item) -> tuple | None:
-    "Where the item's text sits in its document, else the span of its pages; None when neither is known."
+def _by_text(self: Locator, doc: str, text: str) -> tuple | None:
+    "Where `text` sits in the document (exactly, else its first 12 words), or None."
     t = self.t[doc]
-    if it.text.strip():
-        if (s := t['text'].find(it.text)) >= 0: return s, s + len(it.text)
-        head = ' '.join(it.text.split()[:12])
-        if head and (s := t['text'].find(head)) >= 0: return s, min(len(t['text']), s + len(it.text))
-    if it.pages and it.pages[0] in t['nums']:
-        i, j = t['nums'].index(it.pages[0]), t['nums'].index(min(it.pages[1], t['nums'][-1]))
-        return t['starts'][i], (t['starts'][j + 1] if j + 1 < len(t['starts']) else len(t['text']))
+    if not text.strip(): return None
+    if (s := t['text'].find(text)) >= 0: return s, s + len(text)
+    head = ' '.join(text.split()[:12])
+    if head and (s := t['text'].find(head)) >= 0: return s, min(len(t['text']), s + len(text))
     return None
 
 @patch
+def _by_pages(self: Locator, doc: str, pages) -> tuple | None:
+    "The span of the document's pages `pages` (first, last), or None when they are not its pages."
+    t = self.t[doc]
+    if not pages or pages[0] not in t['nums']: return None
+    i, j = t['nums'].index(pages[0]), t['nums'].index(min(pages[1], t['nums'][-1]))
+    return t['starts'][i], (t['starts'][j + 1] if j + 1 < len(t['starts']) else len(t['text']))
+
+@patch
 def locate(self: Locator, it: Item) -> Item:
-    "`it` with pages, path, covers and units filled in from the corpus where it did not give them."
+    "`it` placed by what it carries: by its text where the text sits (pages, path, covers, units, as a built-in's span); else by its pages (its path, or the deepest node holding all of them; their units; no covers)."
     from litebench.core import norm_file
     doc = next((d for d in self.t if norm_file(d) == norm_file(it.file)), None)
-    if doc is None or (it.path and it.covers and it.units and it.pages): return it
-    if (sp := self._find(doc, it)) is None: return it
-    full = self.item(doc, *sp, it.score, it.legs, it.text)
-    return it._replace(pages=it.pages or full.pages, path=it.path or full.path, covers=it.covers or full.covers, units=it.units or full.units)
+    if doc is None or (it.path and it.covers and it.units and it.pages): return it   # placed already: a built-in's span
+    if (sp := self._by_text(doc, it.text)) is not None:
+        full = self.item(doc, *sp)
+        return it._replace(pages=full.pages, path=full.path, covers=full.covers, units=full.units)
+    if (sp := self._by_pages(doc, it.pages)) is not None:
+        full = self.item(doc, *sp)
+        return it._replace(path=it.path or full.path, covers=(), units=it.units or full.units)   # a page range with no text covers no section
+    return it
 

@@ -8,14 +8,14 @@ import signal, threading, time
 from contextlib import nullcontext
 from typing import NamedTuple
 from .core import Question, Item, text_hash
-from .relevance import judge
+from .relevance import judge, textless
 from .metrics import question_metrics, SCORES, confidence
 from .systems import as_items, Memo
 from .runs import new_run, Rows, finish_run, read_run, alive, write_questions
 
 # %% auto #0
 __all__ = ['DEFAULTS', 'SHARED', 'Settings', 'item_row', 'snippet', 'judged', 'result_key', 'ask', 'staged', 'sealed',
-           'gold_errors', 'system_warnings', 'Terminated', 'run_questions', 'ask_shard']
+           'gold_errors', 'system_warnings', 'Terminated', 'run_questions', 'textless_said', 'ask_shard']
 
 # %% ../nbs/13_runner.ipynb #7a0a0007
 class Settings(NamedTuple):
@@ -65,6 +65,7 @@ def judged(q: Question,  # the `Question`
     out = dict(items=[item_row(it, i, g, d, memo) for i, (it, g, d) in enumerate(zip(items, loc, doc), 1)], top_score=items[0].score if items else None,
                top_legs={s: c for s in SCORES if s != 'fused' and (c := confidence(items, s)) is not None})   # each leg's best raw score among the items
     if q.answerable: out['metrics'] = question_metrics(items, q.gold, k, judged=(loc, doc))
+    if n := textless(items, q.gold): out['textless'] = n   # items with no text against a gold that quotes its words
     return items, out
 
 def result_key(got) -> tuple | None:
@@ -231,10 +232,20 @@ def _run(run, questions, systems, k, stack, bad, opts, progress, stage=None, exe
             raise
         finally:
             if main: signal.signal(signal.SIGTERM, old)
+        for line in textless_said(rows): print(line)
         n_bad = sum('error' in r for r in rows)   # the rows as written
         if stage is not None: extra['answer_errors'] = sum('error' in (r.get('answer') or {}) for r in rows)   # rows whose answer failed; their retrieval stands
         finish_run(run, report.summarize(rows, **opts), error=f'{n_bad} of {len(rows)} rows failed' if n_bad else None, wall_s=time.perf_counter() - t0,
                    cache=getattr(getattr(stack, 'encoder', None), 'stats', None), **extra)
+
+def textless_said(rows) -> list:
+    "One warning line per system whose items carried no text on answerable questions whose gold quotes its words (rows' `textless`)."
+    got = {}
+    for r in rows:
+        if r.get('textless') and 'metrics' in r: got.setdefault(r['system'], []).append(r['qid'])
+    return [f"warning: system {s!r}: its items carry no text on {len(v)} question(s) whose gold quotes the answer's words (e.g. {v[0]}): "
+            "judged by the gold's pages and heading instead, and never right where the gold gives only words (report column 'no text')" for s, v in got.items()]
+
 
 # %% ../nbs/13_runner.ipynb #7a0b0002
 def ask_shard(shared: tuple,  # (systems, stack, stage, k), as the executor delivers them
