@@ -46,7 +46,6 @@ def doc_units(nodes,            # a document's `Node`s
         return i is not None
     return us + [n for n in _leaves(nodes) if not inside(n.id)]
 
-
 # %% ../nbs/04a_locate.ipynb #5c0a0011
 class Locator:
     "Heading paths, covered nodes and units of any span of the corpus's documents."
@@ -150,4 +149,3 @@ def locate(self: Locator, it: Item) -> Item:
         full = self.item(doc, *sp)
         return it._replace(path=it.path or full.path, covers=(), units=it.units or full.units)   # a page range with no text covers no section
     return it
-

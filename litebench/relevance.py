@@ -64,7 +64,6 @@ def satisfies(item: Item,  # a returned item
     if not gold.text: return _located(item, gold)
     return _placed(item, gold) if blind(item, gold) else contains(item.text, gold.text)
 
-
 # %% ../nbs/08_relevance.ipynb #f0a1c010
 def unit_rank(items,       # the returned `Item`s, best first
               gold: Gold,  # the gold; its heading names the unit
@@ -103,4 +102,3 @@ def textless(items,  # the returned `Item`s
     "How many of the items carry no text while a required gold quotes the answer's words (`blind` to it): judged by its pages and heading, or by nothing."
     quoted = [g for g in golds if g.required and g.text]
     return sum(any(blind(it, g) for g in quoted) for it in items)
-

@@ -290,7 +290,6 @@ LEGEND = ('How to read this report: every number is a mean over the answerable q
 NO_TEXT = ('**no text**: the questions of the cell whose gold quotes the answer\'s words and on which the system returned items carrying no text (a page, a docno): '
            'containment cannot be checked on them, so they were judged by the gold\'s pages and heading, and could not be right where the gold gives only its words.')
 
-
 # %% ../nbs/14_report.ipynb #7b0a0033
 def _md(df) -> str: return df.to_markdown(index=False) if len(df) else '(none)'
 

@@ -134,7 +134,6 @@ def system_warnings(systems: dict  # {name: system}
     "{name: lines} of what the systems say about themselves (a system's `warnings`, e.g. a TREC run's dropped repeats), for those that say something."
     return {n: [str(w) for w in ws] for n, s in systems.items() if isinstance(ws := getattr(s, 'warnings', None), (list, tuple)) and ws}
 
-
 # %% ../nbs/13_runner.ipynb #7a0a0018
 class Terminated(BaseException):
     "The process was asked to stop (SIGTERM)."
@@ -245,7 +244,6 @@ def textless_said(rows) -> list:
         if r.get('textless') and 'metrics' in r: got.setdefault(r['system'], []).append(r['qid'])
     return [f"warning: system {s!r}: its items carry no text on {len(v)} question(s) whose gold quotes the answer's words (e.g. {v[0]}): "
             "judged by the gold's pages and heading instead, and never right where the gold gives only words (report column 'no text')" for s, v in got.items()]
-
 
 # %% ../nbs/13_runner.ipynb #7a0b0002
 def ask_shard(shared: tuple,  # (systems, stack, stage, k), as the executor delivers them

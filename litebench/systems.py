@@ -132,7 +132,6 @@ def _stores(self: Stack, store_dir):
     self.folder, self.tag, self._fitted = folder, tag, None
     self.fingerprint = text_hash(json.dumps([self.encoder.fingerprint, tag, {k: len(s) for k, s in (('page', self.page), ('fine', self.flat), ('tree', self.tree))}]))
 
-
 # %% ../nbs/12_systems.ipynb #5e0a0015
 @patch
 def prepare(self: Stack, texts):
@@ -145,7 +144,6 @@ def qvec(self: Stack, text: str):
     "The vector of a question's text, computed once."
     if text not in self._qv: self.prepare([text])
     return self._qv[text]
-
 
 # %% ../nbs/12_systems.ipynb #5e0a0e02
 _UNSET = object()
@@ -361,7 +359,6 @@ def with_names(base: Builtin, k: float = 60) -> Builtin:
         order = sorted(range(len(got)), key=lambda i: -sc[i])                     # stable: with no vote, the base's order
         return [got[i]._replace(score=sc[i]) for i in order[:stack.limit]]
     return Builtin(stack, run, base.kind, **{**base.tags, 'names': True})
-
 
 # %% ../nbs/12_systems.ipynb #6a0b0002
 def abstaining(base: Builtin,      # the system that answers

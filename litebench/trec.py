@@ -208,7 +208,6 @@ def read_trec_run(path,                   # a TREC run file
     if reps: print('warning: ' + _repeats_said(path, reps))
     return ranked
 
-
 # %% ../nbs/14a_trec.ipynb #7ec0a029
 def _page_range(a: str, b: str, where: str):
     if not a and not b: return None
