@@ -6,13 +6,13 @@
 from __future__ import annotations
 from pathlib import Path
 from .core import project_root
-from .configs import FACTORS, parse_spec, ladder, loo
+from .configs import FACTORS, DEFAULT, config, parse_spec, ladder, loo
 from .questions import load_questions
 from .systems import Stack, config_system, abstaining
 from .runner import run_questions, DEFAULTS
 
 # %% auto #0
-__all__ = ['SPLITS', 'SHOW', 'select', 'families', 'run_bench']
+__all__ = ['SPLITS', 'SHOW', 'select', 'families', 'shipped', 'run_bench']
 
 # %% ../nbs/16_bench.ipynb #7d0a0006
 SPLITS = ('dev', 'test', 'all', 'unsplit')
@@ -28,12 +28,24 @@ def select(questions,                # the `Question`s to choose from
     qs = [q for q in questions if (split == 'all' or q.split == (None if split == 'unsplit' else split)) and (not suites or q.suite in suites)]
     return qs[:limit] if limit else qs
 
-def families(cfgs) -> dict:
-    "The ladder's steps and leave-one-out comparisons among the configurations that ran."
+def families(cfgs,           # the configurations that ran
+             users=(),       # the names of the user's own systems
+             default=None    # the name the shipped default ran under (see `shipped`)
+            ) -> dict:
+    "The ladder's steps and leave-one-out comparisons among the configurations that ran, and each user's system against the shipped default."
     byf = {c.factors: c.name for c in cfgs}
     rungs = [byf[c.factors] for c in ladder() if c.factors in byf]
     full = byf.get(frozenset(FACTORS))
-    return {'ladder': list(zip(rungs, rungs[1:])), 'loo': [(full, byf[c.factors]) for c in loo()[1:] if full and c.factors in byf]}
+    return ({'ladder': list(zip(rungs, rungs[1:])), 'loo': [(full, byf[c.factors]) for c in loo()[1:] if full and c.factors in byf]}
+            | ({'vs default': [(default, u) for u in users]} if users and default else {}))
+
+def shipped(cfgs,       # the configurations asked for
+            taken=()    # names already used (the user's systems)
+           ) -> tuple:
+    "(the configurations with the shipped default `configs.DEFAULT` among them, the name it runs under): the one with its factors, else it added as 'default'."
+    if (have := next((c.name for c in cfgs if c.factors == frozenset(DEFAULT)), None)) is not None: return list(cfgs), have
+    name = 'default' if 'default' not in set(taken) | {c.name for c in cfgs} else 'default (shipped)'
+    return list(cfgs) + [config(name, DEFAULT)], name
 
 # %% ../nbs/16_bench.ipynb #7d0a0008
 def run_bench(questions=None,               # question files or folders (default: the project's sets/), or a list of `Question`s
@@ -61,15 +73,17 @@ def run_bench(questions=None,               # question files or folders (default
     allq = list(src) if src and not isinstance(src, (str, Path)) and all(hasattr(q, 'gold') for q in src) else load_questions(src)
     qs = select(allq, split, suites, limit)
     if not qs: raise ValueError(f'no questions for split {split!r} and suites {suites or "all"}')
-    cfgs = parse_spec(configs) if isinstance(configs, str) else list(configs or [])
+    asked = parse_spec(configs) if isinstance(configs, str) else list(configs or [])
+    users = list(systems or {})
+    cfgs, default = shipped(asked, users) if users else (asked, None)   # each user's system is paired with the shipped default, whatever was asked
     stack = stack or Stack(encoder, pdfs, store_dir, limit=DEFAULTS.k, depth=DEFAULTS.depth, progress=progress)
     sys = {c.name: config_system(stack, c) for c in cfgs}
-    if abstain: sys |= {f'{c.name} | {abstain[0]}>={t:g}': abstaining(sys[c.name], abstain[0], t) for c in cfgs for t in abstain[1]}   # a threshold sweep: one system per threshold
+    if abstain: sys |= {f'{c.name} | {abstain[0]}>={t:g}': abstaining(sys[c.name], abstain[0], t) for c in asked for t in abstain[1]}   # a threshold sweep: one system per threshold
     sys |= dict(systems or {})
     folders = {Path(p) if Path(p).is_dir() else Path(p).parent for p in ([src] if isinstance(src, (str, Path)) else src) if isinstance(p, (str, Path))}
-    summary = dict(by='system', group=('suite',), fams=families(cfgs), primary='ndcg10', binary='hit5', show=SHOW, n_boot=n_boot, seed=seed, min_n=min_n,
-                   factors={c.name: sorted(c.factors) for c in cfgs} if len(cfgs) == 2 ** len(FACTORS) else None)
+    summary = dict(by='system', group=('suite',), fams=families(cfgs, users, default), primary='ndcg10', binary='hit5', show=SHOW, n_boot=n_boot, seed=seed, min_n=min_n,
+                   factors={c.name: sorted(c.factors) for c in asked} if len(asked) == 2 ** len(FACTORS) else None)
     params = dict(preset='bench', split=split, suites=sorted(suites) if suites else None, configs=[[c.name, sorted(c.factors)] for c in cfgs], seed=seed,
-                  abstain=[abstain[0], list(abstain[1])] if abstain else None, answers=answers.describe() if answers is not None else None)
+                  abstain=[abstain[0], list(abstain[1])] if abstain else None, answers=answers.describe() if answers is not None else None, default=default)
     return run_questions(qs, sys, name='bench', params=params, stack=stack, out=out, unseal_test=unseal_test,
                          folder=next(iter(folders)) if len(folders) == 1 else None, summary=summary, progress=progress, stage=answers, executor=executor)

@@ -10,7 +10,7 @@ from collections import Counter
 from .core import Item, doc_text, page_starts, pages_of, norm_text
 
 # %% auto #0
-__all__ = ['unit_kind', 'unit_nodes', 'Locator']
+__all__ = ['unit_kind', 'unit_nodes', 'doc_units', 'Locator']
 
 # %% ../nbs/04a_locate.ipynb #5c0a0007
 def _leaves(nodes) -> list:
@@ -34,6 +34,18 @@ def unit_nodes(nodes,            # a document's `Node`s
     "The document's unit nodes: those of `kind`, or its leaves when `kind` is None."
     return [n for n in nodes if n.kind.lower() == kind] if kind else _leaves(nodes)
 
+def doc_units(nodes,            # a document's `Node`s
+              kind: str | None  # the unit's kind (lowercase); None: the leaves
+             ) -> list:
+    "The units a result can land on: the nodes of `kind`, and each leaf that lies in none of them (a unit of its own); the leaves when `kind` is None."
+    us = unit_nodes(nodes, kind)
+    if not kind: return us
+    ids, up = {n.id for n in us}, {n.id: n.parent for n in nodes}
+    def inside(i):
+        while i is not None and i not in ids: i = up.get(i)
+        return i is not None
+    return us + [n for n in _leaves(nodes) if not inside(n.id)]
+
 # %% ../nbs/04a_locate.ipynb #5c0a0011
 class Locator:
     "Heading paths, covered nodes and units of any span of the corpus's documents."
@@ -44,7 +56,7 @@ class Locator:
         for d in docs:
             doc, ns = d[0].doc, sorted(trees[d[0].doc], key=lambda n: (n.span[0], -n.span[1]))
             ends = [m.span[0] for m in ns[1:]] + [max((m.span[1] for m in ns), default=0)]   # own text: to the next heading
-            us = sorted(unit_nodes(ns, self.kind), key=lambda n: n.span[0])
+            us = sorted(doc_units(ns, self.kind), key=lambda n: n.span[0])
             self.t[doc] = dict(text=doc_text(d), starts=page_starts(d), nums=[p.page for p in d], s=[n.span[0] for n in ns], ns=ns,
                                byid={n.id: n for n in ns}, ends=ends, us=us, us0=[n.span[0] for n in us], us1=[n.span[1] for n in us])
 
@@ -107,25 +119,33 @@ def item(self: Locator, doc: str,  # the document's name
                 float(score), legs, self.covers(doc, start, end), self.units(doc, start, end))
 
 @patch
-def _find(self: Locator, doc: str, it: Item) -> tuple | None:
-    "Where the item's text sits in its document, else the span of its pages; None when neither is known."
+def _by_text(self: Locator, doc: str, text: str) -> tuple | None:
+    "Where `text` sits in the document (exactly, else its first 12 words), or None."
     t = self.t[doc]
-    if it.text.strip():
-        if (s := t['text'].find(it.text)) >= 0: return s, s + len(it.text)
-        head = ' '.join(it.text.split()[:12])
-        if head and (s := t['text'].find(head)) >= 0: return s, min(len(t['text']), s + len(it.text))
-    if it.pages and it.pages[0] in t['nums']:
-        i, j = t['nums'].index(it.pages[0]), t['nums'].index(min(it.pages[1], t['nums'][-1]))
-        return t['starts'][i], (t['starts'][j + 1] if j + 1 < len(t['starts']) else len(t['text']))
+    if not text.strip(): return None
+    if (s := t['text'].find(text)) >= 0: return s, s + len(text)
+    head = ' '.join(text.split()[:12])
+    if head and (s := t['text'].find(head)) >= 0: return s, min(len(t['text']), s + len(text))
     return None
 
 @patch
+def _by_pages(self: Locator, doc: str, pages) -> tuple | None:
+    "The span of the document's pages `pages` (first, last), or None when they are not its pages."
+    t = self.t[doc]
+    if not pages or pages[0] not in t['nums']: return None
+    i, j = t['nums'].index(pages[0]), t['nums'].index(min(pages[1], t['nums'][-1]))
+    return t['starts'][i], (t['starts'][j + 1] if j + 1 < len(t['starts']) else len(t['text']))
+
+@patch
 def locate(self: Locator, it: Item) -> Item:
-    "`it` with pages, path, covers and units filled in from the corpus where it did not give them."
+    "`it` placed by what it carries: by its text where the text sits (pages, path, covers, units, as a built-in's span); else by its pages (its path, or the deepest node holding all of them; their units; no covers)."
     from litebench.core import norm_file
     doc = next((d for d in self.t if norm_file(d) == norm_file(it.file)), None)
-    if doc is None or (it.path and it.covers and it.units and it.pages): return it
-    if (sp := self._find(doc, it)) is None: return it
-    full = self.item(doc, *sp, it.score, it.legs, it.text)
-    return it._replace(pages=it.pages or full.pages, path=it.path or full.path, covers=it.covers or full.covers, units=it.units or full.units)
-
+    if doc is None or (it.path and it.covers and it.units and it.pages): return it   # placed already: a built-in's span
+    if (sp := self._by_text(doc, it.text)) is not None:
+        full = self.item(doc, *sp)
+        return it._replace(pages=full.pages, path=full.path, covers=full.covers, units=full.units)
+    if (sp := self._by_pages(doc, it.pages)) is not None:
+        full = self.item(doc, *sp)
+        return it._replace(path=it.path or full.path, covers=(), units=it.units or full.units)   # a page range with no text covers no section
+    return it

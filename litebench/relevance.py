@@ -8,7 +8,7 @@ from functools import lru_cache
 from .core import norm_text, norm_file, words, pages_overlap, Item, Gold
 
 # %% auto #0
-__all__ = ['contains', 'heading_matches', 'satisfies_doc', 'satisfies', 'unit_rank', 'judge']
+__all__ = ['contains', 'heading_matches', 'satisfies_doc', 'blind', 'satisfies', 'unit_rank', 'judge', 'textless']
 
 # %% ../nbs/08_relevance.ipynb #f0a1c002
 def contains(text: str,     # a returned text (a chunk)
@@ -46,12 +46,23 @@ def _located(item: Item, gold: Gold) -> bool:
     if gold.pages is not None and (item.pages is None or not pages_overlap(item.pages, gold.pages)): return False
     return not gold.heading or heading_matches(item.path, gold.heading) or any(heading_matches(p, gold.heading) for p in item.covers)
 
+def blind(item: Item,  # a returned item
+          gold: Gold   # a gold locator
+         ) -> bool:
+    "Whether `item` carries no text while `gold` quotes the answer's words: containment cannot be checked on it."
+    return bool(gold.text) and not item.text.strip()
+
+def _placed(item: Item, gold: Gold) -> bool:
+    "The locator rule without text: pages and heading; a gold that gives only its words places nothing, so nothing satisfies it so."
+    return (gold.pages is not None or bool(gold.heading)) and _located(item, gold)
+
 def satisfies(item: Item,  # a returned item
               gold: Gold   # a gold locator
              ) -> bool:
-    "The locator rule: same file and the gold's text contained, or (no text) its pages overlapped and heading matched (own path or one it covers)."
+    "The locator rule: same file and the gold's text contained; or, without the gold's text or the item's, its pages overlapped and heading matched (own path or one it covers)."
     if not satisfies_doc(item, gold): return False
-    return contains(item.text, gold.text) if gold.text else _located(item, gold)
+    if not gold.text: return _located(item, gold)
+    return _placed(item, gold) if blind(item, gold) else contains(item.text, gold.text)
 
 # %% ../nbs/08_relevance.ipynb #f0a1c010
 def unit_rank(items,       # the returned `Item`s, best first
@@ -81,6 +92,13 @@ def judge(items,  # the returned `Item`s, best first
     for it in items:
         f, t = norm_file(it.file), None
         d = frozenset(i for i in req if f == norm_file(golds[i].file)); doc.append(d)
-        if texts and d & texts.keys(): t = norm_text(it.text)
-        loc.append(frozenset(i for i in d if ((texts[i] in t) if i in texts else _located(it, golds[i]))))
+        if texts and d & texts.keys() and it.text.strip(): t = norm_text(it.text)
+        loc.append(frozenset(i for i in d if (_located(it, golds[i]) if i not in texts else texts[i] in t if t is not None else _placed(it, golds[i]))))
     return loc, doc
+
+def textless(items,  # the returned `Item`s
+             golds   # the question's `Gold`s
+            ) -> int:
+    "How many of the items carry no text while a required gold quotes the answer's words (`blind` to it): judged by its pages and heading, or by nothing."
+    quoted = [g for g in golds if g.required and g.text]
+    return sum(any(blind(it, g) for g in quoted) for it in items)

@@ -14,8 +14,8 @@ from .runs import read_run
 from fastcore.meta import delegates
 
 # %% auto #0
-__all__ = ['LEGEND', 'frame', 'cells', 'paired', 'families', 'latency', 'abstentions', 'shapleys', 'breakdowns', 'hop_recall',
-           'summarize', 'summary_of', 'tables', 'figure', 'header', 'render', 'changes', 'compare_runs']
+__all__ = ['LEGEND', 'NO_TEXT', 'frame', 'cells', 'paired', 'families', 'latency', 'abstentions', 'shapleys', 'breakdowns',
+           'hop_recall', 'summarize', 'summary_of', 'tables', 'figure', 'header', 'render', 'changes', 'compare_runs']
 
 # %% ../nbs/14_report.ipynb #7b0a0007
 def frame(rows) -> pd.DataFrame:
@@ -62,6 +62,7 @@ def cells(df,                  # a run's rows as a `frame`
             for m, v in zip(ms, X[idx].T):
                 if len(v := v[~np.isnan(v)]): c[m] = _stat(v, n_boot, seed, min_n)
             if 'reachable' in view and (r := view['reachable'].iloc[idx]).notna().any(): c['ceiling'] = float(r.mean())
+            if 'textless' in view: c['no_text'] = int((view['textless'].iloc[idx].fillna(0) > 0).sum())   # questions it answered with no text against quoted gold
             out.append(c)
     return out
 
@@ -237,6 +238,7 @@ def tables(run,                   # the run folder, or what `read_run` gave for 
                 if numeric and isinstance(c.get(m), dict): r |= {m: c[m]['mean'], f'{m}_lo': c[m]['lo'], f'{m}_hi': c[m]['hi']}
                 elif not numeric: r[_name(m)] = _ci(c.get(m))
             if 'ceiling' in c: r['ceiling'] = round(c['ceiling'], 3)
+            if 'no_text' in c: r['no text'] = c['no_text']
             rows.append(r)
         out[title] = pd.DataFrame(rows)
     P, B = s.get('primary'), s.get('binary')
@@ -285,6 +287,9 @@ LEGEND = ('How to read this report: every number is a mean over the answerable q
           '. Its p-value is McNemar\'s exact test on {binary}, a different metric, corrected by Holm over its family: read it as a second, family-wise opinion. '
           'Abstention thresholds are fitted on the same questions they score (diagnostic); the never-abstain accuracy is the baseline to beat.')
 
+NO_TEXT = ('**no text**: the questions of the cell whose gold quotes the answer\'s words and on which the system returned items carrying no text (a page, a docno): '
+           'containment cannot be checked on them, so they were judged by the gold\'s pages and heading, and could not be right where the gold gives only its words.')
+
 # %% ../nbs/14_report.ipynb #7b0a0033
 def _md(df) -> str: return df.to_markdown(index=False) if len(df) else '(none)'
 
@@ -303,6 +308,7 @@ def header(r: dict,   # the run, as `read_run` returns it
             + f"; git {meta['git']['sha']} (dirty: {meta['git']['dirty']}); encoder `{p.get('encoder')}`; {p.get('questions')} questions (splits: {', '.join(p.get('splits', [])) or '?'}); systems: {', '.join(p.get('systems', []))}.")
     out = [f"# {meta.get('kind', 'run')}: {name}", '', line, '']
     if ws := p.get('corpus_warnings'): out += [f"The corpus was read with {len(ws)} warning(s): " + '; '.join(ws), '']
+    if ws := p.get('system_warnings'): out += ['What the systems said about themselves: ' + '; '.join(f'{n}: {w}' for n, v in ws.items() for w in v), '']
     if meta.get('test_openings') is not None: out += [f"This run opened the sealed test split; the ledger now counts {meta['test_openings']} opening(s) of this question set.", '']
     return out
 
@@ -313,6 +319,7 @@ def render(run) -> str:
     run = Path(run); r = read_run(run); head = header(r, run.name); s = summary_of(r)
     if s is None: return _write(run, head + ['No summary: the run ended before any row was written.'])
     head += [LEGEND.format(min_n=s['min_n'], primary=_name(s['primary']), binary=_name(s['binary'])), '', f"{s['errors']} of {s['rows']} rows failed.", '']
+    if any(c.get('no_text') for c in s['cells']): head += [NO_TEXT, '']
     tb = tables(r)
     for title, _ in s['show']: head += [f'## {title}', '', _md(tb[title]), '']
     if len(tb['families']): head += ['## Paired comparisons', '', _md(tb['families']), '']

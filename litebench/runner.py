@@ -8,14 +8,14 @@ import signal, threading, time
 from contextlib import nullcontext
 from typing import NamedTuple
 from .core import Question, Item, text_hash
-from .relevance import judge
+from .relevance import judge, textless
 from .metrics import question_metrics, SCORES, confidence
 from .systems import as_items, Memo
 from .runs import new_run, Rows, finish_run, read_run, alive, write_questions
 
 # %% auto #0
 __all__ = ['DEFAULTS', 'SHARED', 'Settings', 'item_row', 'snippet', 'judged', 'result_key', 'ask', 'staged', 'sealed',
-           'gold_errors', 'Terminated', 'run_questions', 'ask_shard']
+           'gold_errors', 'system_warnings', 'Terminated', 'run_questions', 'textless_said', 'ask_shard']
 
 # %% ../nbs/13_runner.ipynb #7a0a0007
 class Settings(NamedTuple):
@@ -65,6 +65,7 @@ def judged(q: Question,  # the `Question`
     out = dict(items=[item_row(it, i, g, d, memo) for i, (it, g, d) in enumerate(zip(items, loc, doc), 1)], top_score=items[0].score if items else None,
                top_legs={s: c for s in SCORES if s != 'fused' and (c := confidence(items, s)) is not None})   # each leg's best raw score among the items
     if q.answerable: out['metrics'] = question_metrics(items, q.gold, k, judged=(loc, doc))
+    if n := textless(items, q.gold): out['textless'] = n   # items with no text against a gold that quotes its words
     return items, out
 
 def result_key(got) -> tuple | None:
@@ -127,6 +128,11 @@ def gold_errors(questions,  # the `Question`s
         probs = [m for g in q.gold for _, m in gold_problems(g, by)]
         if probs: out[q.id] = 'invalid gold: ' + '; '.join(probs)
     return out
+
+def system_warnings(systems: dict  # {name: system}
+                   ) -> dict:
+    "{name: lines} of what the systems say about themselves (a system's `warnings`, e.g. a TREC run's dropped repeats), for those that say something."
+    return {n: [str(w) for w in ws] for n, s in systems.items() if isinstance(ws := getattr(s, 'warnings', None), (list, tuple)) and ws}
 
 # %% ../nbs/13_runner.ipynb #7a0a0018
 class Terminated(BaseException):
@@ -192,9 +198,12 @@ def run_questions(questions,                 # the `Question`s to ask
     if len({q.id for q in questions}) != len(questions): raise ValueError('question ids must be unique within a run')
     n_test = sealed(questions, unseal_test, folder)
     bad = gold_errors([q for q in questions if q.gold and q.source], stack.files) if stack is not None and stack.files else {}
+    said = system_warnings(systems)
+    for n, ws in said.items(): print(*(f'warning: system {n!r}: {w}' for w in ws), sep='\n')
     params = dict(params or {}, k=k, questions=len(questions), systems=list(systems), planned_rows=len(questions) * len(systems),
                   questions_digest=text_hash(repr([(q.id, q.text, q.gold) for q in questions])), splits=sorted({str(q.split) for q in questions}),
                   encoder=getattr(getattr(stack, 'encoder', None), 'fingerprint', None), corpus_warnings=list(getattr(stack, 'warnings', [])), summary=summary or {},
+                  **({'system_warnings': said} if said else {}),
                   **({'executor': executor.describe()} if executor is not None else {}))
     run = new_run(name, params, root=out, files=getattr(stack, 'files', ()))
     write_questions(run, questions)
@@ -222,10 +231,19 @@ def _run(run, questions, systems, k, stack, bad, opts, progress, stage=None, exe
             raise
         finally:
             if main: signal.signal(signal.SIGTERM, old)
+        for line in textless_said(rows): print(line)
         n_bad = sum('error' in r for r in rows)   # the rows as written
         if stage is not None: extra['answer_errors'] = sum('error' in (r.get('answer') or {}) for r in rows)   # rows whose answer failed; their retrieval stands
         finish_run(run, report.summarize(rows, **opts), error=f'{n_bad} of {len(rows)} rows failed' if n_bad else None, wall_s=time.perf_counter() - t0,
                    cache=getattr(getattr(stack, 'encoder', None), 'stats', None), **extra)
+
+def textless_said(rows) -> list:
+    "One warning line per system whose items carried no text on answerable questions whose gold quotes its words (rows' `textless`)."
+    got = {}
+    for r in rows:
+        if r.get('textless') and 'metrics' in r: got.setdefault(r['system'], []).append(r['qid'])
+    return [f"warning: system {s!r}: its items carry no text on {len(v)} question(s) whose gold quotes the answer's words (e.g. {v[0]}): "
+            "judged by the gold's pages and heading instead, and never right where the gold gives only words (report column 'no text')" for s, v in got.items()]
 
 # %% ../nbs/13_runner.ipynb #7a0b0002
 def ask_shard(shared: tuple,  # (systems, stack, stage, k), as the executor delivers them

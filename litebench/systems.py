@@ -132,7 +132,6 @@ def _stores(self: Stack, store_dir):
     self.folder, self.tag, self._fitted = folder, tag, None
     self.fingerprint = text_hash(json.dumps([self.encoder.fingerprint, tag, {k: len(s) for k, s in (('page', self.page), ('fine', self.flat), ('tree', self.tree))}]))
 
-
 # %% ../nbs/12_systems.ipynb #5e0a0015
 @patch
 def prepare(self: Stack, texts):
@@ -145,7 +144,6 @@ def qvec(self: Stack, text: str):
     "The vector of a question's text, computed once."
     if text not in self._qv: self.prepare([text])
     return self._qv[text]
-
 
 # %% ../nbs/12_systems.ipynb #5e0a0e02
 _UNSET = object()
@@ -351,13 +349,15 @@ def with_names(base: Builtin, k: float = 60) -> Builtin:
         a, b = base.run(q, v), [x._replace(legs={'name_score': x.score}) for x in _secs(stack, stack.tree.names(q, limit=stack.limit))]
         b = [x for x in b if x.score >= b[0].score / 2]   # the lane votes only for names nearly as good as its best
         if not a: return b
-        by, sc = {}, dict(rrf([[_key(x) for x in a]], k))
-        votes = [(r, x) for r, x in enumerate(b, 1) if x.score >= MIN_READING]   # shared trigrams alone do not vote
-        for it in a + [x for _, x in votes]: by.setdefault(_key(it), it)
-        for r, x in votes:
-            sc[_key(x)] = sc.get(_key(x), 0.0) + 2 * x.score / (k + r)   # a name typed well outweighs text, one merely started less so
-            by[_key(x)] = by[_key(x)]._replace(legs={**(by[_key(x)].legs or {}), 'name_score': x.score})   # the lane's own score beside the legs'
-        return [by[key]._replace(score=sc[key]) for key in sorted(by, key=lambda key: -sc[key])[:stack.limit]]   # ties: first seen first
+        got, sc, at = list(a), [x for _, x in sorted(rrf([range(len(a))], k))], {}   # each item its own rank's RRF score: no two merged
+        for i, it in enumerate(a): at.setdefault(_key(it), i)                     # a name votes for the first item at its place
+        for r, x in enumerate(b, 1):
+            if x.score < MIN_READING: continue                                    # shared trigrams alone do not vote
+            if (i := at.get(_key(x))) is None: i = at[_key(x)] = len(got); got.append(x); sc.append(0.0)
+            sc[i] += 2 * x.score / (k + r)                                        # a name typed well outweighs text, one merely started less so
+            got[i] = got[i]._replace(legs={**(got[i].legs or {}), 'name_score': x.score})   # the lane's own score beside the legs'
+        order = sorted(range(len(got)), key=lambda i: -sc[i])                     # stable: with no vote, the base's order
+        return [got[i]._replace(score=sc[i]) for i in order[:stack.limit]]
     return Builtin(stack, run, base.kind, **{**base.tags, 'names': True})
 
 # %% ../nbs/12_systems.ipynb #6a0b0002

@@ -48,14 +48,12 @@ def corpus_units(trees: dict,             # {doc: nodes}, from `tree.build_tree`
                  unit: str | None = None  # the unit kind (see `locate.unit_kind`); None: decided from the trees
                 ) -> dict:
     "{`norm_file` name: ((node path, pages, path of the unit it lies in or None), …)} for every node, in text order."
-    from litebench.locate import unit_kind, unit_nodes
+    from litebench.locate import unit_kind, doc_units
     kind, out = unit_kind(trees, unit), {}
     for doc, ns in trees.items():
-        ids, of = {n.id for n in unit_nodes(ns, kind)}, {}
+        ids, of = {n.id for n in doc_units(ns, kind)}, {}                # the units `locate` gives results: a leaf in no unit is one of its own
         ns = sorted(ns, key=lambda n: (n.span[0], -n.span[1]))          # a parent before its children
         for n in ns: of[n.id] = n.path if n.id in ids else of.get(n.parent)
-        for n in unit_nodes(ns, None):                                   # a leaf in no unit is a unit of its own
-            if of[n.id] is None: of[n.id] = n.path
         out[norm_file(doc)] = tuple((n.path, n.pages, of[n.id]) for n in ns)
     return out
 
@@ -72,11 +70,11 @@ def _unit_sets(units: dict | None) -> dict:
     return {f: {u for *_, u in ns if u} for f, ns in (units or {}).items()}
 
 def _item_docnos(it: dict, level: str, sets: dict) -> list:
-    "A row item's docnos at `level`: its file; or the units it lists, else the unit its path lies in (its path when the units are unknown)."
+    "A row item's docnos at `level`: its file; or the units it lists, else the unit its path lies in (none when it lies in none; its path when the units are unknown)."
     if level == 'doc': return [doc_docno(it['file'])]
     if it.get('units'): return [unit_docno(it['file'], u) for u in it['units']]
-    us = sets.get(norm_file(it['file']))
-    return [unit_docno(it['file'], unit_of(it['path'], us) if us is not None else it['path'])]
+    if (us := sets.get(norm_file(it['file']))) is None: return [unit_docno(it['file'], it['path'])]
+    return [unit_docno(it['file'], u)] if (u := unit_of(it['path'], us)) in us else []
 
 def _docnos(items, level: str, sets: dict) -> list:
     "A row's items' distinct docnos, best rank first."
@@ -181,10 +179,8 @@ def export_trec(run,                       # a run folder (with its questions.js
     return [out / n for n in files]
 
 # %% ../nbs/14a_trec.ipynb #7ec0a026
-def read_trec_run(path,                   # a TREC run file
-                  tag: str | None = None  # the run to read when the file holds several
-                 ) -> dict:
-    "{qid: [(docno, score), …]}, each best first as `trec_eval` orders them (score, then docno, descending)."
+def _read_trec(path, tag: str | None = None) -> tuple:
+    "({qid: [(docno, score), …]} best first, each docno once, {qid: repeats dropped}) of one run of a TREC run file."
     path, runs = Path(path), {}
     for i, line in enumerate(path.read_text(encoding='utf-8').splitlines(), 1):
         if not line.strip(): continue
@@ -192,12 +188,25 @@ def read_trec_run(path,                   # a TREC run file
         if len(f) != 6: raise ValueError(f'{path}:{i}: expected 6 fields (qid Q0 docno rank score tag), got {len(f)}')
         try: score = float(f[4])
         except ValueError: raise ValueError(f'{path}:{i}: the score {f[4]!r} is not a number') from None
-        if f[2] in (d := runs.setdefault(f[5], {}).setdefault(f[0], {})): raise ValueError(f'{path}:{i}: docno {f[2]!r} is listed twice for qid {f[0]!r}')
-        d[f[2]] = score
+        runs.setdefault(f[5], {}).setdefault(f[0], []).append((f[2], score))
     if tag is None and len(runs) > 1: raise ValueError(f'{path}: holds {len(runs)} runs (tags {", ".join(sorted(runs))}): say which one to read')
     if tag is not None and tag not in runs: raise ValueError(f'{path}: no run tagged {tag!r} (tags: {", ".join(sorted(runs)) or "none"})')
-    got = runs.get(tag, {}) if tag is not None else next(iter(runs.values()), {})
-    return {q: sorted(d.items(), key=lambda x: (x[1], x[0]), reverse=True) for q, d in got.items()}
+    got, out = runs.get(tag, {}) if tag is not None else next(iter(runs.values()), {}), {}
+    for q, pairs in got.items():
+        for d, s in sorted(pairs, key=lambda x: (x[1], x[0]), reverse=True): out.setdefault(q, {}).setdefault(d, s)   # a docno's first rank kept
+    return {q: list(d.items()) for q, d in out.items()}, {q: n for q, pairs in got.items() if (n := len(pairs) - len(out[q]))}
+
+def _repeats_said(path, reps: dict) -> str:
+    "One line saying how many repeated docnos were dropped, and where."
+    return f'{path}: {sum(reps.values())} repeated docno(s) dropped in {len(reps)} question(s), each docno kept at its first rank (e.g. qid {min(reps)!r})'
+
+def read_trec_run(path,                   # a TREC run file
+                  tag: str | None = None  # the run to read when the file holds several
+                 ) -> dict:
+    "{qid: [(docno, score), …]}, each best first as `trec_eval` orders them (score, then docno, descending), a docno listed twice kept at its first rank (a warning line says how many were dropped)."
+    ranked, reps = _read_trec(path, tag)
+    if reps: print('warning: ' + _repeats_said(path, reps))
+    return ranked
 
 # %% ../nbs/14a_trec.ipynb #7ec0a029
 def _page_range(a: str, b: str, where: str):
@@ -252,7 +261,8 @@ class TrecSystem:
                  tag: str | None = None):      # the run to read when the file holds several
         self.run_file, self.mapping_file, self.skip_missing, self.tag = str(run_file), str(mapping_file), skip_missing, tag
         if questions is None and topics is None: raise ValueError(f'{run_file}: a TREC run needs the questions (or a topics file, qid<TAB>text) to find a question\'s id from its text')
-        ranked, where = read_trec_run(run_file, tag), read_mapping(mapping_file)
+        (ranked, reps), where = _read_trec(run_file, tag), read_mapping(mapping_file)
+        self.repeats, self.warnings = sum(reps.values()), [_repeats_said(run_file, reps)] if reps else []   # the runner prints and records `warnings`
         self.missing = sorted({d for ds in ranked.values() for d, _ in ds if d not in where})
         self.skipped = sum(d not in where for ds in ranked.values() for d, _ in ds)
         if self.missing and not skip_missing:
