@@ -207,7 +207,7 @@ def _eval_parser(sub):
     e.add_argument('what', choices=['doc', 'report']); e.add_argument('run', nargs='?', help='run folder (for report)'); _common(e)
     e.add_argument('--n', type=int, default=DEFAULTS.n, help='verbatim sentences (default: %(default)s)')
     e.add_argument('--keep', type=float, default=DEFAULTS.keep, help='share of words degraded queries keep (default: %(default)s)')
-    e.add_argument('--unit', help='the unit kind (article, section, …; default: from the trees)'); e.set_defaults(fn=cmd_eval)
+    e.add_argument('--unit', help='the unit questions are asked about: a node kind of the trees (article, section, …), leaf (the tree\'s leaves, whatever their kind) or page (default: the commonest kind among the leaves, or the leaves when it makes fewer than 20 units)'); e.set_defaults(fn=cmd_eval)
 
 def _bench_parser(sub):
     b = sub.add_parser('bench', help='the question bench: validate, sample, split, run, report, compare; the answer tier: judge, agree, draft')

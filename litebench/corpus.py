@@ -11,7 +11,7 @@ from .core import file_sha256, project_root, data_dir, shipped
 
 # %% auto #0
 __all__ = ['Entry', 'FetchError', 'manifest_path', 'read_manifest', 'mirror_dir', 'fetch_one', 'fetch_pdfs', 'corpus_files',
-           'code_manifest_path', 'code_mirror_dir', 'fetch_code', 'code_files']
+           'code_manifest_path', 'code_mirror_dir', 'fetch_code', 'code_files', 'fetch_deb', 'fetch_manuals']
 
 # %% ../nbs/01_corpus.ipynb #be9ef858
 class Entry(NamedTuple):
@@ -144,3 +144,40 @@ def code_files(folder=None) -> list:
     files = sorted(p for p in folder.iterdir() if p.suffix == '.whl')
     if not files: raise FileNotFoundError(f'{folder}: no .whl files in this folder')
     return files
+
+# %% ../nbs/01_corpus.ipynb #c0de0d02
+import subprocess
+
+def _deb(e: Entry) -> tuple:
+    "(package=version, path inside the package) of a `deb:` source; an error naming the file when it is not one."
+    pkg, _, inner = e.source.removeprefix('deb:').partition(':')
+    if not e.source.startswith('deb:') or '=' not in pkg or not inner.startswith('/'): raise FetchError(f'{e.name}: source {e.source!r} is not deb:PACKAGE=VERSION:/path/in/the/package')
+    return pkg, inner
+
+def fetch_deb(e: Entry,                   # an entry whose source is 'deb:PACKAGE=VERSION:/path/in/the/package'
+              dest: Path,                 # the folder to put it in
+              mirror: Path | None = None, # a folder of local copies, tried first
+              timeout: float = 300        # each apt-get / dpkg-deb call's limit, in seconds
+             ) -> str:
+    "Make `dest/e.name` the pinned file: 'present', 'copied' (mirror) or 'extracted' (from `apt-get download` of the pinned package)."
+    pkg, inner = _deb(e); target = dest / e.name
+    if (target.exists() and file_sha256(target) == e.sha256) or (mirror is not None and (mirror / e.name).exists()): return fetch_one(e, dest, mirror, download=False)
+    if missing := [t for t in ('apt-get', 'dpkg-deb') if shutil.which(t) is None]:
+        raise FetchError(f'{e.name}: comes from the Debian package {pkg}, but {" and ".join(missing)} cannot be found here (a Debian or Ubuntu machine has them); or put a copy in the mirror folder ({mirror or "LITEBENCH_MIRROR"})')
+    with tempfile.TemporaryDirectory() as tmp:
+        r = subprocess.run(['apt-get', 'download', pkg], cwd=tmp, capture_output=True, text=True, timeout=timeout)
+        debs = sorted(Path(tmp).glob('*.deb'))
+        if r.returncode or not debs: raise FetchError(f'{e.name}: apt-get download {pkg} failed: {(r.stderr.strip().splitlines() or ["no .deb"])[-1]} (after apt-get update?)')
+        r = subprocess.run(['dpkg-deb', '-x', str(debs[0]), f'{tmp}/x'], capture_output=True, text=True, timeout=timeout)
+        if r.returncode or not (got := Path(tmp, 'x', inner.lstrip('/'))).is_file(): raise FetchError(f'{e.name}: the package {pkg} holds no file {inner}')
+        part = target.with_suffix('.part'); shutil.copyfile(_checked(got, e, f'the package {pkg}'), part); part.replace(target)
+    return 'extracted'
+
+def fetch_manuals(dest=None,         # the folder to fetch into; None: data/manuals
+                  mirror='default',  # a folder of local copies; 'default': `mirror_dir()`, None: no mirror
+                  manifest=None      # the manifest; None: the project's `pdfs/manuals.tsv`
+                 ) -> dict:
+    "Fetch every manual of the manifest into `dest`, verified; returns {name: action}."
+    dest = Path(dest) if dest else data_dir('manuals'); dest.mkdir(parents=True, exist_ok=True)
+    mirror = mirror_dir() if mirror == 'default' else (Path(mirror) if mirror else None)
+    return {e.name: fetch_deb(e, dest, mirror) for e in read_manifest(manifest or manifest_path().parent / 'manuals.tsv')}

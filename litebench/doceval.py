@@ -8,6 +8,7 @@ from .systems import Stack, DOC_SYSTEMS, doc_system
 from .queries import verbatim_queries, derive, term_df, as_question
 from .runner import run_questions, DEFAULTS
 from .tree import detect_mode
+from .locate import UNIT_WORDS
 
 # %% auto #0
 __all__ = ['PAIRS', 'SHOW', 'doc_questions', 'structure_notes', 'Tagged', 'run_doc_eval']
@@ -29,9 +30,10 @@ def doc_questions(stack: Stack,                # the built `Stack`: documents, t
     return [as_question(q) for q in qs + vs + derive(qs, [k for k in kinds if k != 'degraded'], seed=seed)]
 
 def structure_notes(stack: Stack) -> list:
-    "One line per document whose units are not what the corpus's unit kind names."
-    out = [f'note: {d[0].doc}: no usable structure found, so its units are page windows' for d in stack.docs if detect_mode(d) == 'pages']
-    if stack.locator.kind: out += [f"note: {doc}: no '{stack.locator.kind}' nodes, so no sentences are drawn from it" for doc, ns in stack.trees.items() if not any(x.kind.lower() == stack.locator.kind for x in ns)]
+    "One line per document whose units are not what the corpus's unit kind names, and one when the leaves stand in for a kind of too few units."
+    out = [f'note: {d[0].doc}: no usable structure found, so its units are page windows' for d in stack.docs if detect_mode(d) == 'pages' and stack.locator.kind != 'page']
+    if stack.locator.note: out.append(stack.locator.note)
+    if stack.locator.kind not in (None, *UNIT_WORDS): out += [f"note: {doc}: no '{stack.locator.kind}' nodes, so no sentences are drawn from it" for doc, ns in stack.trees.items() if not any(x.kind.lower() == stack.locator.kind for x in ns)]
     return out
 
 # %% ../nbs/15_doceval.ipynb #7c0a0007

@@ -7,39 +7,69 @@ from __future__ import annotations
 from bisect import bisect_right
 from fastcore.basics import patch
 from collections import Counter
-from .core import Item, doc_text, page_starts, pages_of, norm_text
+from .core import Item, Node, doc_text, page_starts, pages_of, norm_text
 
 # %% auto #0
-__all__ = ['unit_kind', 'unit_nodes', 'doc_units', 'Locator']
+__all__ = ['MIN_UNITS', 'UNIT_WORDS', 'unit_kind', 'unit_note', 'page_units', 'unit_nodes', 'doc_units', 'Locator']
 
 # %% ../nbs/04a_locate.ipynb #5c0a0007
+MIN_UNITS = 20                 # a decided unit kind must make at least this many units, else the leaves are the units
+UNIT_WORDS = ('leaf', 'page')  # units every document has, whatever its tree's kinds
+
 def _leaves(nodes) -> list:
     parents = {n.parent for n in nodes}
     return [n for n in nodes if n.id not in parents]
 
-def unit_kind(trees: dict,            # {doc: nodes}
-              unit: str | None = None # a node kind ('article', 'section', …); None: decide from the trees
-             ) -> str | None:
-    "The corpus's unit kind: `unit` when given and present, else the most common kind among leaves, else None (leaves)."
+def _kinds(trees: dict) -> tuple:
+    "(how many nodes of each kind the corpus has, the commonest kind among its leaves or None)."
     kinds = Counter(n.kind.lower() for ns in trees.values() for n in ns if n.kind)
-    if unit is not None:
-        if unit.lower() not in kinds: raise ValueError(f'--unit {unit}: no node of that kind in the corpus (kinds: {", ".join(sorted(kinds)) or "none"})')
-        return unit.lower()
     leaf = Counter(n.kind.lower() for ns in trees.values() for n in _leaves(ns) if n.kind)
-    return leaf.most_common(1)[0][0] if leaf else None
+    return kinds, (leaf.most_common(1)[0][0] if leaf else None)
 
-def unit_nodes(nodes,            # a document's `Node`s
-               kind: str | None  # the unit's kind (lowercase, e.g. 'article'); None: the leaves
+def unit_kind(trees: dict,                 # {doc: nodes}
+              unit: str | None = None,     # a node kind ('article', 'section', …), 'leaf' or 'page'; None: decide from the trees
+              min_units: int = MIN_UNITS   # fewest units a decided kind must make
+             ) -> str | None:
+    "The corpus's unit kind: `unit` when given and present (or 'leaf', 'page'), else the commonest kind among leaves when it makes `min_units` units, else None (leaves)."
+    kinds, top = _kinds(trees)
+    if unit is not None:
+        if (u := unit.strip().lower()) not in kinds and u not in UNIT_WORDS:
+            raise ValueError(f'--unit {unit}: no node of that kind in the corpus; choose one of: {", ".join([*sorted(kinds), *UNIT_WORDS])}')
+        return u
+    return top if top and kinds[top] >= min_units else None
+
+def unit_note(trees: dict, unit: str | None = None, min_units: int = MIN_UNITS) -> str:
+    "One line saying why the leaves are the units although the leaves name a kind; '' when they are not."
+    kinds, top = _kinds(trees)
+    if unit is not None or not top or kinds[top] >= min_units: return ''
+    return (f"note: the commonest kind among the tree's leaves, '{top}', makes only {kinds[top]} units (fewer than {min_units}), "
+            f"so the units are the tree's {sum(len(_leaves(ns)) for ns in trees.values())} leaves (--unit KIND, leaf or page chooses)")
+
+# %% ../nbs/04a_locate.ipynb #5c0a00p2
+def page_units(pages  # a document's `Page`s
               ) -> list:
-    "The document's unit nodes: those of `kind`, or its leaves when `kind` is None."
-    return [n for n in nodes if n.kind.lower() == kind] if kind else _leaves(nodes)
+    "One unit `Node` per page: kind 'page', title and path 'page N', its span the page's text."
+    st = page_starts(pages); ends = st[1:] + [len(doc_text(pages))]
+    return [Node(f'{p.doc}#page{p.page}', p.doc, None, 1, 'page', f'page {p.page}', (f'page {p.page}',), (p.page, p.page), (s, e))
+            for p, s, e in zip(pages, st, ends)]
 
-def doc_units(nodes,            # a document's `Node`s
-              kind: str | None  # the unit's kind (lowercase); None: the leaves
+def unit_nodes(nodes,                # a document's `Node`s
+               kind: str | None,     # the unit's kind (lowercase, e.g. 'article'), 'leaf' or 'page'; None: the leaves
+               pages=None            # the document's `Page`s (needed for 'page')
+              ) -> list:
+    "The document's unit nodes: those of `kind`, its leaves (`kind` None or 'leaf'), or its pages ('page')."
+    if kind == 'page':
+        if pages is None: raise ValueError("unit 'page': the document's pages are needed to make its page units")
+        return page_units(pages)
+    return [n for n in nodes if n.kind.lower() == kind] if kind and kind != 'leaf' else _leaves(nodes)
+
+def doc_units(nodes,                 # a document's `Node`s
+              kind: str | None,      # the unit's kind (lowercase), 'leaf' or 'page'; None: the leaves
+              pages=None             # the document's `Page`s (needed for 'page')
              ) -> list:
-    "The units a result can land on: the nodes of `kind`, and each leaf that lies in none of them (a unit of its own); the leaves when `kind` is None."
-    us = unit_nodes(nodes, kind)
-    if not kind: return us
+    "The units a result can land on: the nodes of `kind`, and each leaf that lies in none of them (a unit of its own); the leaves or pages for None, 'leaf', 'page'."
+    us = unit_nodes(nodes, kind, pages)
+    if not kind or kind in UNIT_WORDS: return us
     ids, up = {n.id for n in us}, {n.id: n.parent for n in nodes}
     def inside(i):
         while i is not None and i not in ids: i = up.get(i)
@@ -51,12 +81,12 @@ class Locator:
     "Heading paths, covered nodes and units of any span of the corpus's documents."
     def __init__(self, docs,            # the documents' `Page` lists
                  trees: dict,           # {doc: nodes}, from `build_tree`
-                 unit: str | None = None): # the unit kind (see `unit_kind`)
-        self.kind, self.t = unit_kind(trees, unit), {}
+                 unit: str | None = None): # the unit kind, 'leaf' or 'page' (see `unit_kind`); None: decided from the trees
+        self.kind, self.note, self.t = unit_kind(trees, unit), unit_note(trees, unit), {}
         for d in docs:
             doc, ns = d[0].doc, sorted(trees[d[0].doc], key=lambda n: (n.span[0], -n.span[1]))
             ends = [m.span[0] for m in ns[1:]] + [max((m.span[1] for m in ns), default=0)]   # own text: to the next heading
-            us = sorted(doc_units(ns, self.kind), key=lambda n: n.span[0])
+            us = sorted(doc_units(ns, self.kind, d), key=lambda n: n.span[0])
             self.t[doc] = dict(text=doc_text(d), starts=page_starts(d), nums=[p.page for p in d], s=[n.span[0] for n in ns], ns=ns,
                                byid={n.id: n for n in ns}, ends=ends, us=us, us0=[n.span[0] for n in us], us1=[n.span[1] for n in us])
 

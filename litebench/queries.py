@@ -108,36 +108,46 @@ def _candidate(text: str, n, a: int, b: int, starts, nums) -> Query:
     return Query('', _soft.sub('', s), 'verbatim', s, n.doc, f'{n.doc} › {n.title}', n.path, pages_of(starts, nums, a, b), a, b)
 
 # %% ../nbs/10_queries.ipynb #d73c7dce
+def _by_page(units, qs) -> list:
+    "(page unit, the candidates lying on that page alone, re-homed to it) for each page unit."
+    by = {}
+    for q in qs:
+        if q.pages[0] == q.pages[1]: by.setdefault(q.pages[0], []).append(q)
+    return [(u, [q._replace(unit=f'{u.doc} › {u.title}', unit_path=u.path) for q in by.get(u.pages[0], [])]) for u in units]
+
 def unit_sentences(pages,               # a document's `Page`s
                    nodes,               # its tree, from `build_tree`
-                   kind: str | None = 'article', # the kind of node that makes a unit; None: the leaves (see `locate.unit_nodes`)
+                   kind: str | None = 'article', # the unit: a node kind, 'leaf' or 'page'; None: the leaves (see `locate.unit_nodes`)
                    min_words: int = 9,  # fewest words a candidate may have
                    max_words: int = 26  # most words a candidate may have
                   ) -> list:
-    "(node, candidate `Query`s without ids) for each node of `kind`, from the node's own text."
+    "(unit node, candidate `Query`s without ids) for each unit: a node's own text, or for pages every node's candidates on that page."
     text, starts, nums, furn = doc_text(pages), page_starts(pages), [p.page for p in pages], page_furniture(pages)
-    out, units = [], {n.id for n in unit_nodes(nodes, kind)}
-    for i, n in enumerate(nodes):
-        if n.id not in units: continue
-        qs = [_candidate(text, n, a, b, starts, nums) for a, b in sentence_spans(text, *_own(text, nodes, i), furn)]
-        out.append((n, [q for q in qs if min_words <= len(words(q.sentence)) <= max_words and not any(c in MARKS for c in q.sentence)]))
-    return out
+    ok = lambda q: min_words <= len(words(q.sentence)) <= max_words and not any(c in MARKS for c in q.sentence)
+    own = lambda i: [q for a, b in sentence_spans(text, *_own(text, nodes, i), furn) if ok(q := _candidate(text, nodes[i], a, b, starts, nums))]
+    if kind == 'page': return _by_page(unit_nodes(nodes, 'page', pages), [q for i in range(len(nodes)) for q in own(i)])
+    units = {n.id for n in unit_nodes(nodes, kind)}
+    return [(n, own(i)) for i, n in enumerate(nodes) if n.id in units]
 
 # %% ../nbs/10_queries.ipynb #fee417a9
 def verbatim_queries(docs,                  # a list of `Pages`, one per document
-                     n: int = 150,          # most units to sample (one query each)
+                     n: int = 150,          # how many sentences to draw
                      seed: int = 0,         # seed of the sampling
-                     kind: str = 'article', # the kind of node that makes a unit
+                     kind: str | None = 'article', # the unit: a node kind, 'leaf' or 'page'; None: the leaves
                      min_words: int = 9,    # fewest words in a sentence
                      max_words: int = 26,   # most words in a sentence
                      trees=None             # the documents' trees, built with `build_tree` when None
                     ) -> list:
-    "Up to `n` verbatim `Query`s: one sentence from each of `n` units sampled across all documents."
+    "Up to `n` verbatim `Query`s: one sentence from each of `n` units sampled across all documents; with fewer units, the rest drawn across all units."
     trees = trees if trees is not None else [build_tree(d) for d in docs]
     units = [qs for d, t in zip(docs, trees) for _, qs in unit_sentences(d, t, kind, min_words, max_words) if qs]
     rng = np.random.default_rng(seed)
     pick = sorted(rng.choice(len(units), size=min(n, len(units)), replace=False)) if units else []
-    return [units[i][rng.integers(len(units[i]))]._replace(id=f'v{j:04d}') for j, i in enumerate(pick, 1)]
+    got = [(i, int(rng.integers(len(units[i])))) for i in pick]
+    if n > len(units):   # every unit has given one: the rest from all units' other candidates
+        rest = [(i, k) for i, k0 in got for k in range(len(units[i])) if k != k0]
+        got += [rest[j] for j in rng.choice(len(rest), size=min(n - len(got), len(rest)), replace=False)]
+    return [units[i][k]._replace(id=f'v{j:04d}') for j, (i, k) in enumerate(sorted(got), 1)]
 
 # %% ../nbs/10_queries.ipynb #e86a67a0
 def term_df(texts) -> Counter:

@@ -83,7 +83,7 @@ class Stack:
     def __init__(self, encoder='lsa',        # an encoder spec for `encode.get_encoder`, or an encoder object
                  pdfs=None,                   # folder of PDFs; None: the default corpus
                  store_dir=None,              # where the stores live (default data/stores)
-                 unit: str | None = None,     # the unit kind (see `locate.unit_kind`)
+                 unit: str | None = None,     # the unit: a node kind, 'leaf' or 'page' (see `locate.unit_kind`); None: decided from the trees
                  limit: int = 10,             # results per search
                  depth: int = 50,             # candidates per leg
                  docs=None,                   # already read documents (lists of `Page`), instead of `pdfs`
