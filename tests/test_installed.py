@@ -1,10 +1,12 @@
-"A stranger's install: the wheel built from this checkout, installed into a fresh virtual environment, each main command run from an empty folder."
+"A stranger's install: the wheel built from this checkout, installed into a fresh virtual environment, each main command run from an empty folder (tools/stranger.py)."
 from pathlib import Path
-import os, subprocess, sys, sysconfig, venv
+import sys
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / 'shared'
+sys.path.insert(0, str(ROOT / 'tools'))
+from stranger import Stranger   # noqa: E402
+
 QUESTIONS = '''
 - id: mine0001
   question: "Where is the place of supply of goods that are not dispatched or transported?"
@@ -23,54 +25,31 @@ QUESTIONS = '''
 '''
 
 @pytest.fixture(scope='module')
-def stranger(tmp_path_factory):
-    "(run, home): `run(*args)` runs a command of the installed wheel's environment in an empty folder outside any checkout."
-    tmp = tmp_path_factory.mktemp('stranger')
-    subprocess.run([sys.executable, '-m', 'pip', 'wheel', '-q', '--no-deps', '--no-build-isolation', '--disable-pip-version-check', '-w', str(tmp / 'dist'), str(ROOT)],
-                   check=True, cwd=tmp)
-    venv.create(tmp / 'venv', with_pip=True)
-    py = tmp / 'venv' / 'bin' / 'python'
-    site = subprocess.run([str(py), '-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])'], capture_output=True, text=True, check=True).stdout.strip()
-    Path(site, 'reuse_deps.pth').write_text(sysconfig.get_paths()['purelib'] + '\n')   # the dependencies this environment already has; litebench itself only from the wheel
-    wheel = next((tmp / 'dist').glob('litebench-*.whl'))
-    subprocess.run([str(py), '-m', 'pip', 'install', '-q', '--no-deps', '--disable-pip-version-check', str(wheel)], check=True)
-    home, empty = tmp / 'home', tmp / 'empty'; empty.mkdir(); home.mkdir()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(('LITEBENCH_', 'PYTHON', 'VIRTUAL_ENV', 'CONDA'))}   # nothing the tests before set
-    env |= dict(XDG_DATA_HOME=str(home), LITEBENCH_MIRROR=str(SHARED / 'pdfs'), LITEBENCH_CODE_MIRROR=str(SHARED / 'code'), PATH=f"{tmp / 'venv' / 'bin'}:{env['PATH']}")
-    def run(cmd, *args, ok=(0,)):
-        p = subprocess.run([str(tmp / 'venv' / 'bin' / cmd), *args], cwd=empty, env=env, capture_output=True, text=True, timeout=1200)
-        assert p.returncode in ok, f'{cmd} {args} exited {p.returncode}:\n{p.stdout[-3000:]}\n{p.stderr[-3000:]}'
-        return p
-    return run, home / 'litebench', empty
+def s(tmp_path_factory): return Stranger(ROOT, tmp_path_factory.mktemp('stranger'))
 
-def test_imports_the_wheel(stranger):
-    run, data, empty = stranger
-    where = run('python', '-c', 'import litebench, litebench.core as c; print(litebench.__file__); print(c.shipped("recall/queries.tsv")); print(c.data_dir())').stdout.split()
+def test_imports_the_wheel(s):
+    where = s.run('python', '-c', 'import litebench, litebench.core as c; print(litebench.__file__); print(c.shipped("recall/queries.tsv")); print(c.data_dir())').stdout.split()
     assert 'site-packages' in where[0] and not where[0].startswith(str(ROOT)), where
-    assert '_shipped' in where[1] and Path(where[2]) == data, where
+    assert '_shipped' in where[1] and Path(where[2]) == s.data, where
 
-def test_fetch(stranger):
-    run, data, empty = stranger
-    out = run('litebench', 'fetch').stdout
-    assert '9 files verified' in out and len(list((data / 'pdfs').glob('*.pdf'))) == 9, out
+def test_fetch(s):
+    out = s.run('litebench', 'fetch').stdout
+    assert '9 files verified' in out and len(list((s.data / 'pdfs').glob('*.pdf'))) == 9, out
 
-def test_eval_doc(stranger):
-    run, data, empty = stranger
-    before = set((ROOT / 'data' / 'runs').glob('*')) if (ROOT / 'data' / 'runs').exists() else set()
-    out = run('litebench', 'eval', 'doc', '--n', '10', '--quiet').stdout
+def test_eval_doc(s):
+    runs = lambda: set((ROOT / 'data' / 'runs').glob('*')) if (ROOT / 'data' / 'runs').exists() else set()
+    before = runs()
+    out = s.run('litebench', 'eval', 'doc', '--n', '10', '--quiet').stdout
     folder = Path(out.strip().splitlines()[-1].removeprefix('run folder: '))
-    assert folder.parent == data / 'runs' and (folder / 'summary.json').exists(), out[-2000:]
-    assert (set((ROOT / 'data' / 'runs').glob('*')) if (ROOT / 'data' / 'runs').exists() else set()) == before   # nothing written into the checkout
-    assert list(empty.iterdir()) == []
+    assert folder.parent == s.data / 'runs' and (folder / 'summary.json').exists(), out[-2000:]
+    assert runs() == before and list(s.work.iterdir()) == []   # nothing written into the checkout, nor into the folder it ran in
 
-def test_bench_questions(stranger):
-    run, data, empty = stranger
-    q = empty.parent / 'mine.yaml'; q.write_text(QUESTIONS)
-    assert run('litebench', 'bench', 'validate', '--questions', str(q)).returncode == 0
-    out = run('litebench', 'bench', 'run', '--questions', str(q), '--split', 'all', '--quiet').stdout
-    assert 'run folder: ' + str(data / 'runs') in out, out[-2000:]
+def test_bench_questions(s):
+    q = s.tmp / 'mine.yaml'; q.write_text(QUESTIONS)
+    s.run('litebench', 'bench', 'validate', '--questions', q)
+    out = s.run('litebench', 'bench', 'run', '--questions', q, '--split', 'all', '--quiet').stdout
+    assert 'run folder: ' + str(s.data / 'runs') in out, out[-2000:]
 
-def test_recall(stranger):
-    run, data, empty = stranger
-    out = run('litebench', 'recall', '--limit', '15', '--quiet').stdout
+def test_recall(s):
+    out = s.run('litebench', 'recall', '--limit', '15', '--quiet').stdout
     assert out.startswith('# recall: pdfs, code') and '## Per type: code, new' in out, out[:2000]
