@@ -764,10 +764,11 @@ def _postings_fast(db, pos: dict, n: int) -> dict | None:
     per = np.add.reduceat(new, starts, dtype=np.int64) if len(starts) else np.zeros(0, np.int64)   # each term's postings
     row = rid[first]; key = np.repeat(np.arange(len(vocab), dtype=np.int64), per) * R + row      # (term, row), ascending
     at, by = {t: i for i, t in enumerate(vocab)}, {}
-    for r, x in db.execute("SELECT rowid, ctx FROM fts WHERE ctx <> ''"): by.setdefault(x, []).append(r)
+    view = db.execute("SELECT 1 FROM sqlite_master WHERE name='chunks_ix'").fetchone() is not None            # a store's index reads its text through `index_text`
+    for r, x in db.execute("SELECT id, ctx FROM chunks WHERE ctx <> ''" if view else "SELECT rowid, ctx FROM fts WHERE ctx <> ''"): by.setdefault(x, []).append(r)   # a context's text, folded once below, not every row's
     ks, cs = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]   # every (term, row) of the contexts and its count: one search for them all
     for x, rs in by.items():
-        tx = Counter(fts_tokens(x))
+        tx = Counter(index_tokens(x) if view else fts_tokens(x))
         if any(t not in at for t in tx): return None
         ks.append((np.array([at[t] for t in tx], np.int64)[:, None] * R + np.array(rs, np.int64)).ravel()); cs.append(np.repeat(np.array(list(tx.values()), np.int64), len(rs)))
     k = np.concatenate(ks); i = np.searchsorted(key, k)
