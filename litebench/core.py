@@ -12,8 +12,8 @@ from typing import NamedTuple
 
 # %% auto #0
 __all__ = ['BROKEN', 'Line', 'Page', 'text_page', 'Node', 'Chunk', 'Hit', 'Gold', 'Question', 'Item', 'doc_text', 'page_starts',
-           'pages_of', 'pages_overlap', 'fold', 'norm_text', 'words', 'norm_file', 'text_hash', 'file_sha256',
-           'project_root', 'data_dir']
+           'pages_of', 'pages_overlap', 'fold', 'norm_text', 'broken_words', 'words', 'norm_file', 'text_hash',
+           'file_sha256', 'project_root', 'data_dir']
 
 # %% ../nbs/00_core.ipynb #ffd941f2
 class Line(NamedTuple):
@@ -164,7 +164,8 @@ def pages_overlap(a: tuple,  # a (first, last) page range
 # %% ../nbs/00_core.ipynb #38b97fe8
 _ws = re.compile(r'\s+')
 _soft = re.compile('\u00ad\\s*')                                    # a soft hyphen, and the white space (line end) after it
-BROKEN = re.compile(r'\b(\w*[^\W\d_])-(\s*)(?=([^\W\d_]\w*))')    # a hyphen between letters, the words either side; white space after it: a line-end break
+BROKEN = re.compile(r'-(?<=[^\W\d_]-)(\s*)(?=[^\W\d_])')  # a hyphen between letters; with white space after it, a word broken at a line end (the '-' first: found by a scan, 30x faster than a look-behind first)
+_head, _tail = re.compile(r'\w*'), re.compile(r'\w*$')
 
 def fold(s: str) -> str:
     "`s` in NFKC with soft hyphens joined (the white space after one too): the fold the normaliser and the keyword index share."
@@ -175,7 +176,16 @@ def norm_text(s: str,           # the text
              ) -> str:
     "`fold`ed, case-folded, hyphens between letters dropped (with `join`), white space collapsed: the one normaliser for text matching."
     s = fold(s).casefold()
-    return _ws.sub(' ', BROKEN.sub(r'\1', s) if join else s).strip()
+    return _ws.sub(' ', BROKEN.sub('', s) if join else s).strip()
+
+def broken_words(s: str) -> list:
+    "(start, end, whole) of each word of `s` broken at a line end by a hyphen (`BROKEN` with white space after it): `pre-\n financing` → `prefinancing`."
+    out = []
+    for m in BROKEN.finditer(s):
+        if m[1]:
+            a, b = _tail.search(s, max(0, m.start() - 200), m.start()).start(), _head.match(s, m.end()).end()
+            out.append((a, b, s[a:m.start()] + s[m.end():b]))
+    return out
 
 _astral = re.compile('[\U00010000-\U0010ffff]')
 

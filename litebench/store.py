@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 import numpy as np
-from .core import Chunk, Hit, text_hash, fold, BROKEN
+from .core import Chunk, Hit, text_hash, fold, broken_words
 from .encode import one_thread, window_of
 
 # %% auto #0
@@ -104,7 +104,9 @@ def index_text(s: str,           # a chunk's text or context, or a query
                query: bool = False # a query's (`grams`)
               ) -> str:
     "What the keyword index holds for `s`: `fold`ed, without combining diacritics; a word broken at a line end also whole (`pre-\\nfinancing` → `prefinancing pre-\\nfinancing`); runs of `NO_SPACES` as their `grams`."
-    s = BROKEN.sub(lambda m: f'{m[1]}{m[3]} {m[0]}' if m[2] else m[0], _accents.sub('', fold(s)))
+    s, parts, at = _accents.sub('', fold(s)), [], 0
+    for a, b, whole in broken_words(s): parts += [s[at:a], whole, ' ']; at = a      # the whole word before the broken one
+    s = ''.join(parts) + s[at:]
     return _run.sub(lambda m: f" {' '.join(grams(m[0], query))} ", s)
 
 def index_functions(db: sqlite3.Connection) -> sqlite3.Connection:
