@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 # %% auto #0
-__all__ = ['Line', 'Page', 'text_page', 'Node', 'Chunk', 'Hit', 'Gold', 'Question', 'Item', 'doc_text', 'page_starts', 'pages_of',
-           'pages_overlap', 'norm_text', 'words', 'norm_file', 'text_hash', 'file_sha256', 'project_root', 'shipped',
-           'user_data', 'data_dir']
+__all__ = ['BROKEN', 'Line', 'Page', 'text_page', 'Node', 'Chunk', 'Hit', 'Gold', 'Question', 'Item', 'doc_text', 'page_starts',
+           'pages_of', 'pages_overlap', 'fold', 'norm_text', 'broken_words', 'words', 'norm_file', 'text_hash',
+           'file_sha256', 'project_root', 'shipped', 'user_data', 'data_dir']
 
 # %% ../nbs/00_core.ipynb #ffd941f2
 class Line(NamedTuple):
@@ -163,22 +163,51 @@ def pages_overlap(a: tuple,  # a (first, last) page range
 
 # %% ../nbs/00_core.ipynb #38b97fe8
 _ws = re.compile(r'\s+')
-_word = re.compile(r'\w+')
+_soft = re.compile('\u00ad\\s*')                                    # a soft hyphen, and the white space (line end) after it
+BROKEN = re.compile(r'-(?<=[^\W\d_]-)(\s*)(?=[^\W\d_])')  # a hyphen between letters; with white space after it, a word broken at a line end (the '-' first: found by a scan, 30x faster than a look-behind first)
+_head, _tail = re.compile(r'\w*'), re.compile(r'\w*$')
 
-def norm_text(s: str) -> str:
-    "NFKC, case-folded, white space collapsed: the one normaliser for text matching."
-    return _ws.sub(' ', unicodedata.normalize('NFKC', s).casefold()).strip()
+def fold(s: str) -> str:
+    "`s` in NFKC with soft hyphens joined (the white space after one too): the fold the normaliser and the keyword index share."
+    return _soft.sub('', unicodedata.normalize('NFKC', s))
+
+def norm_text(s: str,           # the text
+              join: bool = True # drop hyphens between letters (`pre-\nfinancing`, `pre-financing`, `prefinancing` alike)
+             ) -> str:
+    "`fold`ed, case-folded, hyphens between letters dropped (with `join`), white space collapsed: the one normaliser for text matching."
+    s = fold(s).casefold()
+    return _ws.sub(' ', BROKEN.sub('', s) if join else s).strip()
+
+def broken_words(s: str) -> list:
+    "(start, end, whole) of each word of `s` broken at a line end by a hyphen (`BROKEN` with white space after it): `pre-\n financing` → `prefinancing`."
+    out = []
+    for m in BROKEN.finditer(s):
+        if m[1]:
+            a, b = _tail.search(s, max(0, m.start() - 200), m.start()).start(), _head.match(s, m.end()).end()
+            out.append((a, b, s[a:m.start()] + s[m.end():b]))
+    return out
+
+_astral = re.compile('[\U00010000-\U0010ffff]')
+
+@lru_cache(maxsize=2)
+def _word(astral: bool = False) -> re.Pattern:
+    "A run of word characters: `\\w` (letters, digits, `_`) and combining marks, which FTS5's `unicode61` keeps inside a word too (categories L* N* Co M*)."
+    ms = [c for c in (*range(0x20000), *range(0xE0100, 0xE01F0)) if unicodedata.category(chr(c))[0] == 'M']   # every mark lies in these planes
+    bmp, far = ''.join(chr(c) for c in ms if c < 0x10000), ''.join(chr(c) for c in ms if c >= 0x10000)
+    return re.compile(f'[\\w{bmp}]+(?:[{far}]+[\\w{bmp}]*)*' if astral else f'[\\w{bmp}]+')   # one class: as fast as `\\w+`; marks beyond U+FFFF only for a text that has such characters (8× slower)
 
 def words(s: str) -> list:
-    "Lower-cased word tokens (Unicode letters and digits)."
-    return _word.findall(unicodedata.normalize('NFKC', s).casefold())
+    "Lower-cased word tokens (Unicode letters, digits and combining marks), NFKC."
+    s = unicodedata.normalize('NFKC', s).casefold()
+    return _word(_astral.search(s) is not None).findall(s)
+
 
 # %% ../nbs/00_core.ipynb #5d8e1f3b
 @lru_cache(maxsize=1 << 16)
 def norm_file(name: str  # a file name or path, any separators
              ) -> str:
-    "The comparable form of a file name: `norm_text`, backslashes as '/', base name only."
-    base = norm_text(name).replace('\\', '/').rsplit('/', 1)[-1]
+    "The comparable form of a file name: `norm_text` (hyphens kept), backslashes as '/', base name only."
+    base = norm_text(name, join=False).replace('\\', '/').rsplit('/', 1)[-1]
     if not base: raise ValueError(f'norm_file: no file name in {name!r}')
     return base
 

@@ -544,9 +544,9 @@ class SealError(Exception):
     "The sealed test split would be walked around: split labels that disagree with the recorded assignment."
 
 def question_digest(q: Question) -> str:
-    "A digest of what a question asks and where its answer lives: its text and gold, normalised."
-    gold = [[norm_file(g.file), g.pages, g.heading, g.text and norm_text(g.text), g.required, g.hop] for g in q.gold]
-    return text_hash(json.dumps([norm_text(q.text), gold]))
+    "A digest of what a question asks and where its answer lives: its text and gold, normalised (hyphens kept: the digests recorded in splits.tsv stay valid)."
+    gold = [[norm_file(g.file), g.pages, g.heading, g.text and norm_text(g.text, join=False), g.required, g.hop] for g in q.gold]
+    return text_hash(json.dumps([norm_text(q.text, join=False), gold]))
 
 def read_assignments(folder) -> dict:
     "{id: (split, digest)} recorded in the folder's splits.tsv; {} when there is none."

@@ -4,7 +4,7 @@
 
 # %% ../nbs/06_store.ipynb #41f914a6
 from __future__ import annotations
-import importlib.util, itertools, json, math, mmap, os, shutil, sqlite3, sys, threading, uuid, warnings, weakref
+import importlib.util, itertools, json, math, mmap, os, re, shutil, sqlite3, sys, threading, unicodedata, uuid, warnings, weakref
 from collections import Counter, OrderedDict
 from concurrent.futures import ThreadPoolExecutor, wait
 from fastcore.basics import patch
@@ -14,18 +14,18 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 import numpy as np
-from .core import Chunk, Hit, text_hash
+from .core import Chunk, Hit, text_hash, fold, broken_words
 from .encode import one_thread, window_of
 
 # %% auto #0
-__all__ = ['TOKENIZE', 'PAGE_SIZE', 'FTS_AUTOMERGE', 'PATH_SEP', 'CACHE_FORMAT', 'HNSW_WIDTH', 'HNSW_DTYPE', 'HNSW_ADD',
-           'HNSW_THREADS', 'KW_MODES', 'INSTANCES_AT_ONCE', 'PREFIX_POSTINGS', 'KW_KERNEL', 'KW_COMPILED_FROM',
-           'KERNEL_THREAD', 'PARALLEL_FROM', 'THREAD_POSTINGS', 'DENSE_PREFIX', 'TERM_CACHE', 'MODES', 'FUSIONS',
-           'LEG_CACHE', 'check_weights', 'rrf', 'minmax', 'tier_by_held', 'valid_text', 'fts_tokens', 'fts_terms',
-           'query_terms', 'fts_query', 'StoreError', 'FlatStore', 'path_col', 'path_of', 'SyncReport', 'read_chunks',
-           'Snapshot', 'Rows', 'mapped', 'usearch_index', 'hnsw_top', 'Indexes', 'common_terms', 'Leg',
-           'postings_arrays', 'Postings', 'prefix_postings', 'Kernels', 'kernels', 'positive_int', 'window', 'lexical',
-           'Windows', 'windows_of']
+__all__ = ['TOKENIZE', 'KEYWORD_FORMAT', 'NO_SPACES', 'PAGE_SIZE', 'FTS_AUTOMERGE', 'PATH_SEP', 'CACHE_FORMAT', 'HNSW_WIDTH',
+           'HNSW_DTYPE', 'HNSW_ADD', 'HNSW_THREADS', 'KW_MODES', 'INSTANCES_AT_ONCE', 'PREFIX_POSTINGS', 'KW_KERNEL',
+           'KW_COMPILED_FROM', 'KERNEL_THREAD', 'PARALLEL_FROM', 'THREAD_POSTINGS', 'DENSE_PREFIX', 'TERM_CACHE',
+           'MODES', 'FUSIONS', 'LEG_CACHE', 'check_weights', 'rrf', 'minmax', 'tier_by_held', 'grams', 'index_text',
+           'index_functions', 'valid_text', 'fts_tokens', 'index_tokens', 'fts_terms', 'query_terms', 'fts_query',
+           'StoreError', 'FlatStore', 'path_col', 'path_of', 'SyncReport', 'read_chunks', 'Snapshot', 'Rows', 'mapped',
+           'usearch_index', 'hnsw_top', 'Indexes', 'common_terms', 'Leg', 'postings_arrays', 'Postings',
+           'prefix_postings', 'Kernels', 'kernels', 'positive_int', 'window', 'lexical', 'Windows', 'windows_of']
 
 # %% ../nbs/06_store.ipynb #9889a8b5
 def _real(x) -> bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
@@ -81,7 +81,38 @@ def tier_by_held(fused,       # [(id, score)], best first: a fusion's order (`rr
     return [(fused[i][0], tier[i] + fused[i][1] / (1 + top)) for i in order]
 
 # %% ../nbs/06_store.ipynb #a81c3e52
-TOKENIZE = 'unicode61 remove_diacritics 2'   # the keyword index's tokenizer, the one source of its terms
+TOKENIZE = "unicode61 remove_diacritics 2 categories ''L* N* Co M*''"   # the keyword index's tokenizer, the one source of its terms (as written inside `tokenize='…'`: its quotes doubled)
+KEYWORD_FORMAT = '3'   # what the keyword index holds: 3, `index_text` by `TOKENIZE`; 1 and 2 (older stores) the text as written, split at combining marks
+
+NO_SPACES = ((0x0E00, 0x0EFF), (0x1000, 0x109F), (0x1100, 0x11FF), (0x1780, 0x17FF), (0x3005, 0x3007), (0x3040, 0x30FF), (0x3130, 0x318F), (0x31F0, 0x31FF),
+             (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF), (0x20000, 0x3134F))   # Thai, Lao, Myanmar, Hangul jamo, Khmer, Han, kana, Hangul: words without spaces
+_run = re.compile('[' + ''.join(f'{chr(a)}-{chr(b)}' for a, b in NO_SPACES) + ']+')
+_accents = re.compile('[\u0300-\u036f]+')   # combining diacritics: `remove_diacritics` drops most of them, and one standing alone would be an empty term
+
+def grams(run: str,            # a run of characters of `NO_SPACES`
+          query: bool = False  # a query's: the pairs alone
+         ) -> list:
+    "The run's characters (each with its combining marks) and each pair of neighbours; a query's: the pairs (a lone character: itself)."
+    cs = []
+    for ch in run:
+        if cs and unicodedata.category(ch)[0] == 'M': cs[-1] += ch
+        else: cs.append(ch)
+    pairs = [a + b for a, b in zip(cs, cs[1:])]
+    return pairs if query and pairs else cs + pairs
+
+def index_text(s: str,           # a chunk's text or context, or a query
+               query: bool = False # a query's (`grams`)
+              ) -> str:
+    "What the keyword index holds for `s`: `fold`ed, without combining diacritics; a word broken at a line end also whole (`pre-\\nfinancing` → `prefinancing pre-\\nfinancing`); runs of `NO_SPACES` as their `grams`."
+    s, parts, at = _accents.sub('', fold(s)), [], 0
+    for a, b, whole in broken_words(s): parts += [s[at:a], whole, ' ']; at = a      # the whole word before the broken one
+    s = ''.join(parts) + s[at:]
+    return _run.sub(lambda m: f" {' '.join(grams(m[0], query))} ", s)
+
+def index_functions(db: sqlite3.Connection) -> sqlite3.Connection:
+    "`db` with SQL's `index_text(x)` (NULL stays NULL), which the index's view of the chunks (`chunks_ix`) calls."
+    db.create_function('index_text', 1, lambda s: None if s is None else index_text(s), deterministic=True)
+    return db
 
 def valid_text(s: str) -> str:
     "`s` as valid Unicode: surrogate pairs joined into their character, lone surrogates replaced by U+FFFD."
@@ -100,7 +131,7 @@ def _tokenizer() -> sqlite3.Connection:
 
 @lru_cache(maxsize=4096)
 def fts_tokens(s: str) -> tuple:
-    "The tokens the keyword index holds for text `s`, in order: FTS5's tokenizer itself."
+    "The tokens FTS5's tokenizer makes of `s` as it is, in order: the tokenizer itself."
     with _tok_lock:
         db = _tokenizer()
         db.execute('BEGIN')
@@ -109,9 +140,16 @@ def fts_tokens(s: str) -> tuple:
             return tuple(r[0] for r in db.execute('SELECT term FROM v ORDER BY offset'))
         finally: db.execute('ROLLBACK')                     # the text never stays: the table is empty for the next
 
+def index_tokens(s: str,           # a chunk's text or context, or a query
+                 query: bool = False # a query's (`grams`)
+                ) -> tuple:
+    "The tokens the keyword index holds for text `s`, in order: `fts_tokens` of its `index_text`."
+    return fts_tokens(index_text(valid_text(s), query))
+
 def fts_terms(q: str) -> list:
     "The query's searchable terms, each once, exactly as the keyword index holds them."
-    return list(dict.fromkeys(fts_tokens(q or '')))
+    return list(dict.fromkeys(index_tokens(q or '', True)))
+
 
 # %% ../nbs/06_store.ipynb #f9e418ac
 def query_terms(q: str,              # the user's text
@@ -138,10 +176,13 @@ _SCHEMA = f'''
 CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT);
 CREATE TABLE IF NOT EXISTS chunks(id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL, hash TEXT NOT NULL, doc TEXT, p0 INT, p1 INT,
   start INT, "end" INT, text TEXT, node TEXT, path TEXT, ctx TEXT, vec BLOB, cvec BLOB);
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, ctx, content='chunks', content_rowid='id', tokenize='{TOKENIZE}');
-CREATE VIRTUAL TABLE IF NOT EXISTS fts_v USING fts5vocab(fts, 'row');
 CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc);
 '''
+_KEYWORDS = f'''
+CREATE VIEW IF NOT EXISTS chunks_ix(id, text, ctx) AS SELECT id, index_text(text), index_text(ctx) FROM chunks;
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, ctx, content='chunks_ix', content_rowid='id', tokenize='{TOKENIZE}');
+CREATE VIRTUAL TABLE IF NOT EXISTS fts_v USING fts5vocab(fts, 'row');
+'''   # the keyword index: its content the chunks as `index_text` folds them (computed, never stored)
 
 PAGE_SIZE = 16384  # SQLite page size of a new store: a row with its two vectors fills a 4 KB page alone, five share a 16 KB one
 FTS_AUTOMERGE = 16 # FTS5's `automerge` of a writable store: a level's segments are merged once 16 are there (FTS5's default: 4), so a build rewrites its terms fewer times
@@ -160,14 +201,14 @@ class FlatStore:
         self.path, self.encoder, self.exact_below, self.readonly, self.timeout = str(path), encoder, exact_below, readonly, timeout
         uri = f'file:{self.path}?mode=ro' if readonly else self.path
         if readonly and not Path(self.path).exists(): raise StoreError(f'{self.path}: no such store')
-        self.db = sqlite3.connect(uri, uri=readonly, timeout=timeout, check_same_thread=False, isolation_level=None)
+        self.db = index_functions(sqlite3.connect(uri, uri=readonly, timeout=timeout, check_same_thread=False, isolation_level=None))
         self._mem, self._wrote, self._writing, self._closing = None, False, False, False
         if not readonly:
             self.db.execute(f'PRAGMA page_size={PAGE_SIZE}')   # takes effect only in a new file
             if self.path != ':memory:': self.db.execute('PRAGMA journal_mode=WAL'); self.db.execute('PRAGMA synchronous=NORMAL')  # WAL + NORMAL: a crash never corrupts, a commit costs no fsync
-            self._migrate(); self.db.executescript(_SCHEMA); self._merging()
+            self._migrate(); self.db.executescript(_SCHEMA + _KEYWORDS); self._stamp(); self._merging()
         self.db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_vi USING fts5vocab(main, fts, 'instance')")
-        self._check_encoder(); self._check_fts()
+        self._check_encoder(); self._check_keywords(); self._check_fts()
 
     def _meta(self, k, default=None):
         r = self.db.execute('SELECT v FROM meta WHERE k=?', (k,)).fetchone()
@@ -225,15 +266,32 @@ def _merging(self: FlatStore):
         except sqlite3.OperationalError: pass   # a file this process cannot write, or another writer holding it past `timeout`: the setting only makes merges rarer, so the store opens without it
 
 @patch
-def _migrate(self: FlatStore):
-    "A store of format 1 (a keyword index with its own copy of the text) made format 2: the index rebuilt to read the text from `chunks`."
+def keyword_format(self: FlatStore) -> str | None:
+    "What the keyword index holds (`KEYWORD_FORMAT`): '1', a copy of the text; '2', the text of `chunks` as written; '3', `index_text` of it; None before the index is made."
     r = self.db.execute("SELECT sql FROM sqlite_master WHERE name='fts'").fetchone()
-    if r is None or "content='chunks'" in r[0]: return
+    return None if r is None else self._meta('keywords') or ('2' if "content='chunks'" in r[0] else '1')
+
+@patch
+def _stamp(self: FlatStore):
+    "Record the keyword format of a new store's index (made by this code): a fact about the file, not a change of content, so no new version."
+    if self._meta('keywords') is None: self.db.execute("INSERT OR IGNORE INTO meta VALUES ('keywords', ?)", (KEYWORD_FORMAT,))
+
+@patch
+def _check_keywords(self: FlatStore):
+    f = self.keyword_format()
+    if f not in (None, KEYWORD_FORMAT): raise StoreError(f'{self.path}: its keyword index is format {f}, made by an older litebench (words broken at line ends, '
+                                                         f'NFKC forms and scripts without spaces not folded); open it writable once to rebuild the index as format {KEYWORD_FORMAT}')
+
+@patch
+def _migrate(self: FlatStore):
+    "A store of an older keyword format (1: the index kept its own copy of the text; 2: it read the text as written) made the current one: the index rebuilt from the chunks through `index_text`."
+    if self.keyword_format() in (None, KEYWORD_FORMAT): return
     with self.writing() as db:
         db.execute('DROP TABLE IF EXISTS fts_v'); db.execute('DROP TABLE fts')
-        for sql in _SCHEMA.split(';'):
-            if 'fts' in sql: db.execute(sql)
+        for sql in _KEYWORDS.split(';'):
+            if sql.strip(): db.execute(sql)
         db.execute("INSERT INTO fts(fts) VALUES ('rebuild')")
+        db.execute("INSERT OR REPLACE INTO meta VALUES ('keywords', ?)", (KEYWORD_FORMAT,))
 
 
 # %% ../nbs/06_store.ipynb #457a193e
@@ -297,7 +355,7 @@ def _write(self: FlatStore, have: dict, gone: list, todo: list, vecs: dict):
     self.db.executemany('DELETE FROM fts WHERE rowid=?', stale); self.db.executemany('DELETE FROM chunks WHERE id=?', stale)
     self._insert(rows)
     ids = dict(self.db.execute('SELECT key, id FROM chunks WHERE key IN (SELECT value FROM json_each(?))', (json.dumps([r[0] for r in rows]),)))
-    self.db.executemany('INSERT INTO fts(rowid, text, ctx) VALUES (?,?,?)', [(ids[r[0]], r[7], r[10]) for r in rows])
+    self.db.executemany('INSERT INTO fts(rowid, text, ctx) VALUES (?,?,?)', [(ids[r[0]], index_text(r[7]), None if r[10] is None else index_text(r[10])) for r in rows])   # what the view `chunks_ix` gives
 
 @patch
 def sync(self: FlatStore, chunks,  # every `Chunk` the store (or `scope`) should hold
@@ -450,7 +508,7 @@ def mem(self: FlatStore) -> Snapshot:
 def _view(self: FlatStore, version: str | None):
     "A read-only connection of its own, its read transaction open at `version`; None for a store in memory, during a write, outside WAL mode, or when a writer committed since."
     if self.path == ':memory:' or version is None or self._writing: return None
-    db = sqlite3.connect(f'file:{self.path}{"?mode=ro" if self.readonly else ""}', uri=True, timeout=self.timeout, check_same_thread=False, isolation_level=None)   # it only reads, but is not read-only unless the store is: whichever connection closes last removes the WAL file
+    db = index_functions(sqlite3.connect(f'file:{self.path}{"?mode=ro" if self.readonly else ""}', uri=True, timeout=self.timeout, check_same_thread=False, isolation_level=None))   # it only reads, but is not read-only unless the store is: whichever connection closes last removes the WAL file
     try:
         if db.execute('PRAGMA journal_mode').fetchone()[0] != 'wal': db.close(); return None   # a held reader would block writers
         db.execute('BEGIN')
@@ -708,10 +766,11 @@ def _postings_fast(db, pos: dict, n: int) -> dict | None:
     per = np.add.reduceat(new, starts, dtype=np.int64) if len(starts) else np.zeros(0, np.int64)   # each term's postings
     row = rid[first]; key = np.repeat(np.arange(len(vocab), dtype=np.int64), per) * R + row      # (term, row), ascending
     at, by = {t: i for i, t in enumerate(vocab)}, {}
-    for r, x in db.execute("SELECT rowid, ctx FROM fts WHERE ctx <> ''"): by.setdefault(x, []).append(r)
+    view = db.execute("SELECT 1 FROM sqlite_master WHERE name='chunks_ix'").fetchone() is not None            # a store's index reads its text through `index_text`
+    for r, x in db.execute("SELECT id, ctx FROM chunks WHERE ctx <> ''" if view else "SELECT rowid, ctx FROM fts WHERE ctx <> ''"): by.setdefault(x, []).append(r)   # a context's text, folded once below, not every row's
     ks, cs = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]   # every (term, row) of the contexts and its count: one search for them all
     for x, rs in by.items():
-        tx = Counter(fts_tokens(x))
+        tx = Counter(index_tokens(x) if view else fts_tokens(x))
         if any(t not in at for t in tx): return None
         ks.append((np.array([at[t] for t in tx], np.int64)[:, None] * R + np.array(rs, np.int64)).ravel()); cs.append(np.repeat(np.array(list(tx.values()), np.int64), len(rs)))
     k = np.concatenate(ks); i = np.searchsorted(key, k)
@@ -1209,7 +1268,7 @@ def window(where: dict  # {term: its token positions, ascending}; every list non
     return best
 
 def lexical(terms,         # the query's terms
-            tokens,        # a candidate's tokens (`fts_tokens`)
+            tokens,        # a candidate's tokens (`index_tokens`)
             idf: dict      # each term's idf
            ) -> tuple:
     "(idf-weighted share of `terms` the tokens hold, held terms / the shortest run holding them all); terms of 4 characters or more match as prefixes."
@@ -1225,7 +1284,7 @@ def _rerank(self: FlatStore, q: str, fused: list, n: int, m: Snapshot, k: float,
     ts, head = query_terms(q, common_terms(q, m.df, m.n, max_df, min_terms)), fused[:n]
     if not ts or not head: return fused
     idf = {t: max(math.log((m.n - m.df.get(t, 0) + 0.5) / (m.df.get(t, 0) + 0.5)), 1e-6) for t in ts}
-    by = [lexical(ts, fts_tokens(m.chunks[j].text), idf) for j, _ in head]
+    by = [lexical(ts, index_tokens(m.chunks[j].text), idf) for j, _ in head]
     second = [head[i][0] for i in sorted(range(len(head)), key=lambda i: (-by[i][0], -by[i][1], i))]
     return rrf([[j for j, _ in head], second], k) + fused[n:]
 
