@@ -287,6 +287,7 @@ def _migrate(self: FlatStore):
     "A store of an older keyword format (1: the index kept its own copy of the text; 2: it read the text as written) made the current one: the index rebuilt from the chunks through `index_text`."
     if self.keyword_format() in (None, KEYWORD_FORMAT): return
     with self.writing() as db:
+        if self.keyword_format() == KEYWORD_FORMAT: return                   # another writer migrated it while this one waited for the lock
         db.execute('DROP TABLE IF EXISTS fts_v'); db.execute('DROP TABLE fts')
         for sql in _KEYWORDS.split(';'):
             if sql.strip(): db.execute(sql)
