@@ -38,9 +38,11 @@ def structure_notes(stack: Stack) -> list:
 
 # %% ../nbs/15_doceval.ipynb #7c0a0007
 class Tagged:
-    "A user's system with the tags the doc eval groups by."
+    "A user's system with the tags the doc eval groups by; what it says of itself (`warnings`) is still said."
     def __init__(self, fn, **tags): self.fn, self.tags = fn, tags
     def __call__(self, text): return self.fn(text)
+    @property
+    def warnings(self): return getattr(self.fn, 'warnings', None)
 
 def run_doc_eval(encoder=DEFAULTS.encoder,   # shared encoder spec ('lsa', 'minilm', 'static', 'st:NAME', 'module:callable')
                  pdfs=None,                  # folder of PDFs; None: the default corpus
@@ -61,8 +63,8 @@ def run_doc_eval(encoder=DEFAULTS.encoder,   # shared encoder spec ('lsa', 'mini
     for note in structure_notes(stack): print(note)
     qs = doc_questions(stack, n, seed, keep)
     sys = {f'{name}@{kw}': doc_system(stack, name, kw) for kw in kws for name in DOC_SYSTEMS}
-    sys |= {name: Tagged(fn, base=name, kw='own') for name, fn in (systems or {}).items()}
+    sys |= {name: Tagged(fn, base=name, kw=kws[0]) for name, fn in (systems or {}).items()}   # no keyword mode of its own: set beside the first mode's built-ins
     params = dict(preset='doc-eval', encoder_spec=str(encoder), n=n, seed=seed, keep=keep, kws=list(kws), unit=stack.locator.kind,
                   chunks={'page': len(stack.page), 'fine': len(stack.flat), 'tree': len(stack.tree)})
-    summary = dict(by='base', group=('suite', 'kw'), fams={'pairs': PAIRS}, primary='mrr10', binary='hit1', show=SHOW, pool=False, n_boot=n_boot, seed=seed)
+    summary = dict(by='base', group=('suite', 'kw'), fams={'pairs': PAIRS} | ({'vs default': [('default', name) for name in systems]} if systems else {}), primary='mrr10', binary='hit1', show=SHOW, pool=False, n_boot=n_boot, seed=seed)
     return run_questions(qs, sys, name=f'doc-eval-{stack.encoder.name}', params=params, stack=stack, out=out, summary=summary, progress=progress)
