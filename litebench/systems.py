@@ -342,7 +342,7 @@ def _key(it: Item) -> tuple: return (it.file, tuple(it.path), it.pages)
 
 def with_names(base: Builtin, k: float = 60) -> Builtin:
     "`base` fused with the names lane over the same stack (alone when `base` returns nothing); each name votes with twice its own score."
-    from litebench.store import rrf
+    from litebench.fusion import rrf
     from litebench.names import MIN_READING   # and adds `TreeStore.names`
     stack = base.stack
     def run(q, v):

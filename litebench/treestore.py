@@ -13,7 +13,10 @@ from typing import NamedTuple
 import numpy as np
 from .core import Chunk, Hit, Node, doc_text
 from .tree import build_tree, node_chunks
-from .store import FlatStore, Snapshot, StoreError, SyncReport, positive_int, PATH_SEP
+from .store import FlatStore, SyncReport
+from .snapshot import Snapshot, PATH_SEP
+from .terms import StoreError
+from .legs import positive_int
 from .configs import HELD_SHARE
 
 # %% auto #0
@@ -168,7 +171,7 @@ def read_text(query,  # (sql, args) → rows, at one version of the store
 
 class Texts(dict):
     "The documents' texts of a snapshot, each read (from the snapshot's version) on first use and kept."
-    def __init__(self, m: Snapshot): super().__init__(); self.db, self.lock = m._db, m._lock   # not the snapshot: no cycle (see `store.Rows`)
+    def __init__(self, m: Snapshot): super().__init__(); self.db, self.lock = m._db, m._lock   # not the snapshot: no cycle (see `snapshot.Rows`)
     def query(self, sql: str, args=()) -> list:
         with self.lock: return self.db.execute(sql, args).fetchall()
     def __missing__(self, doc):

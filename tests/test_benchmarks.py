@@ -271,9 +271,9 @@ def test_index_variants(monkeypatch):
     "HNSW index variants side by side on small real vectors: each one's build, size, search and recall, the 8-bit index smaller than float32's and the store's own among them; and their row in the report."
     monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
     from scale import index_variants, hnsw_variants, scale_report
-    import litebench.store as lstore
+    import litebench.vectors as vectors
     v = hnsw_variants()
-    assert v["i8 (the store's)"] == dict(dtype=lstore.HNSW_DTYPE, expansion_add=lstore.HNSW_ADD) and v['f32']['dtype'] == 'f32' and v['i8, add 32']['expansion_add'] == 32, v
+    assert v["i8 (the store's)"] == dict(dtype=vectors.HNSW_DTYPE, expansion_add=vectors.HNSW_ADD) and v['f32']['dtype'] == 'f32' and v['i8, add 32']['expansion_add'] == 32, v
     rng = np.random.default_rng(0); M = rng.standard_normal((2000, 32)).astype(np.float32); M /= np.linalg.norm(M, axis=1, keepdims=True)
     t = index_variants(M, M[:20] + 0.01, variants={k: v[k] for k in ('f32', "i8 (the store's)", 'i8, add 32')}, repeats=1)
     f32, i8, narrow = t['types']['f32'], t['types']["i8 (the store's)"], t['types']['i8, add 32']
@@ -303,7 +303,7 @@ def test_replicated_postings(pdfs, monkeypatch):
     from litebench.pdf import pdf_pages
     from litebench.encode import LSA
     from litebench.treestore import TreeStore
-    from litebench.store import _kw_memory
+    from litebench.legs import _kw_memory
     docs = [pdf_pages(f) for f in sorted(pdfs.glob('*.pdf'))]
     enc = LSA(dim=8).fit([p.text for d in docs for p in d])
     one, three = TreeStore(':memory:', enc), TreeStore(':memory:', enc)

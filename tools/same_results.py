@@ -20,7 +20,7 @@ EVIL = ['', ' ', '"', '""', "'", '-', ':', '*', '^', 'NEAR', 'NEAR(a b)', 'AND',
 
 def setting(name: str, value):
     "Set the store's setting `name` on the module that defines it (a setting set on another module would do nothing)."
-    for m in ('litebench.vectors', 'litebench.keyword', 'litebench.store'):
+    for m in ('litebench.vectors', 'litebench.keyword', 'litebench.postings', 'litebench.legs', 'litebench.store'):
         try: mod = importlib.import_module(m)
         except ImportError: continue
         if name in vars(mod) and not name.startswith('__'):
