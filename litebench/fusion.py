@@ -11,7 +11,8 @@ import numpy as np
 __all__ = ['check_weights', 'rrf', 'minmax', 'tier_by_held']
 
 # %% ../nbs/06_fusion.ipynb #9889a8b5
-def _real(x) -> bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
+def _real(x) -> bool:
+    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
 
 def check_weights(weights,  # the weights given
                   n: int    # how many there must be (one per ranking)
@@ -20,7 +21,8 @@ def check_weights(weights,  # the weights given
     try: ws = list(weights)
     except TypeError: raise ValueError(f'weights must be a list of {n} numbers, got {weights!r}') from None
     if len(ws) != n: raise ValueError(f'{n} rankings but {len(ws)} weights')
-    if not all(_real(w) and w >= 0 for w in ws): raise ValueError(f'weights must be finite and non-negative, got {weights!r}')
+    if not all(_real(w) and w >= 0 for w in ws):
+        raise ValueError(f'weights must be finite and non-negative, got {weights!r}')
     return [float(w) for w in ws]
 
 def rrf(rankings,       # lists of ids, best first
@@ -49,7 +51,8 @@ def minmax(rankings,       # lists of ids, best first
         if len(r) != len(sc): raise ValueError(f'a ranking of {len(r)} ids has {len(sc)} scores')
         lo, hi = (min(sc), max(sc)) if len(sc) else (0, 0)
         for i, (x, v) in enumerate(zip(r, sc), 1):
-            score[x] = score.get(x, 0.0) + w / tot * ((v - lo) / (hi - lo) if hi > lo else 1.0); best[x] = min(best.get(x, i), i)
+            score[x] = score.get(x, 0.0) + w / tot * ((v - lo) / (hi - lo) if hi > lo else 1.0)
+            best[x] = min(best.get(x, i), i)
     return sorted(score.items(), key=lambda t: (-t[1], best[t[0]], t[0]))
 
 # %% ../nbs/06_fusion.ipynb #4e1d0a02
@@ -57,7 +60,8 @@ def tier_by_held(fused,       # [(id, score)], best first: a fusion's order (`rr
                  held: dict,  # {id: how many of the keyword leg's terms it holds}; an id the leg did not find holds none
                  need: float  # the least number of terms held that puts a candidate ahead of the rest
                 ) -> list:
-    "`fused` reordered: candidates holding at least `need` terms first, more terms first, the fusion's order within each tier; [(id, score)]."
+    ("`fused` reordered: candidates holding at least `need` terms first, more terms first, the fusion's order within "
+     "each tier; [(id, score)].")
     top = max((s for _, s in fused), default=0.0)
     tier = [h if (h := held.get(j, 0)) >= need and h > 0 else 0 for j, _ in fused]
     order = sorted(range(len(fused)), key=lambda i: -tier[i])   # stable: the fusion's order within a tier

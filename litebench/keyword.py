@@ -19,7 +19,9 @@ __all__ = ['KW_KERNEL', 'KW_COMPILED_FROM', 'KERNEL_THREAD', 'PARALLEL_FROM', 'T
 
 # %% ../nbs/06c_keyword.ipynb #a7c1e0d2
 def _bm25_parts(idx, tt, tc, a, b, with_ctx, norm, idf):
-    "The bm25 parts of one indexed term's postings `a:b` (rows `idx`, counts `tt` in the text, `tc` in the context), as `_part` computes them; and whether its rows ascend and each has a count, as they must for these to be `_part`'s (compiled by `kernels`)."
+    ("The bm25 parts of one indexed term's postings `a:b` (rows `idx`, counts `tt` in the text, `tc` in the context), "
+     "as `_part` computes them; and whether its rows ascend and each has a count, as they must for these to be "
+     "`_part`'s (compiled by `kernels`).")
     out, ok = np.empty(b - a), True
     for j in range(a, b):
         w = np.float64(tt[j]) + np.float64(tc[j]) if with_ctx else np.float64(tt[j])
@@ -28,7 +30,8 @@ def _bm25_parts(idx, tt, tc, a, b, with_ctx, norm, idf):
     return out, ok
 
 def _summed_rows(idx, tt, tc, a, b, with_ctx, tf):
-    "Several indexed terms' postings `a:b` (a prefix's) summed per row into `tf` (zero before): the rows with a count, in the order first met (compiled by `kernels`)."
+    ("Several indexed terms' postings `a:b` (a prefix's) summed per row into `tf` (zero before): the rows with a "
+     "count, in the order first met (compiled by `kernels`).")
     rows, c = np.empty(b - a, np.int64), 0
     for j in range(a, b):
         w = np.float64(tt[j]) + np.float64(tc[j]) if with_ctx else np.float64(tt[j])
@@ -38,7 +41,8 @@ def _summed_rows(idx, tt, tc, a, b, with_ctx, tf):
     return rows[:c]
 
 def _summed_counts(idx, tt, tc, a, b, with_ctx, tf):
-    "Several indexed terms' postings `a:b` (a prefix's) summed per row into `tf` (zero before), with no list of rows (`_dense_parts` reads them back): how many rows have a count (compiled by `kernels`)."
+    ("Several indexed terms' postings `a:b` (a prefix's) summed per row into `tf` (zero before), with no list of rows "
+     "(`_dense_parts` reads them back): how many rows have a count (compiled by `kernels`).")
     c = 0
     for j in range(a, b):
         w = np.float64(tt[j]) + np.float64(tc[j]) if with_ctx else np.float64(tt[j])
@@ -46,17 +50,22 @@ def _summed_counts(idx, tt, tc, a, b, with_ctx, tf):
     return c
 
 def _dense_parts(tf, norm, idf, c):
-    "The `c` rows with a count in `tf`, ascending, and their bm25 parts, as `_summed_parts` computes them, in one pass over `tf`; `tf` is left zero (compiled by `kernels`)."
+    ("The `c` rows with a count in `tf`, ascending, and their bm25 parts, as `_summed_parts` computes them, in one "
+     "pass over `tf`; `tf` is left zero (compiled by `kernels`).")
     rows, out, k = np.empty(c, np.int64), np.empty(c), 0
     for r in range(len(tf)):
         x = tf[r]
         if x != 0:
-            if k < c: rows[k] = r; out[k] = idf * x * 2.2 / (x + norm[r])   # never beyond `c` (which a zero `tf` before the sum makes exact)
+            if k < c:
+                rows[k] = r
+                # never beyond `c` (which a zero `tf` before the sum makes exact)
+                out[k] = idf * x * 2.2 / (x + norm[r])
             tf[r] = 0.0; k += 1
     return rows, out
 
 def _summed_parts(rows, tf, norm, idf):
-    "The bm25 parts of `rows` for the counts `_summed_rows` left in `tf`, as `_part` computes them; `tf` is left zero (compiled by `kernels`)."
+    ("The bm25 parts of `rows` for the counts `_summed_rows` left in `tf`, as `_part` computes them; `tf` is left "
+     "zero (compiled by `kernels`).")
     out = np.empty(len(rows))
     for j in range(len(rows)):
         r = rows[j]; x = tf[r]; out[j] = idf * x * 2.2 / (x + norm[r]); tf[r] = 0.0
@@ -68,33 +77,46 @@ def _add_parts(s, held, rows, w):
     for j in range(len(rows)): s[rows[j]] += w[j]; held[rows[j]] += 1
 
 def _best_nonzero(s, mask, depth):
-    "Positions of the `depth` best nonzero scores of `s` (only where `mask` is set, unless it is empty), best first, ties by position, as `_best` orders them (compiled by `kernels`)."
+    ("Positions of the `depth` best nonzero scores of `s` (only where `mask` is set, unless it is empty), best first, "
+     "ties by position, as `_best` orders them (compiled by `kernels`).")
     top, at, k, least = np.empty(depth), np.empty(depth, np.int64), 0, 0.0
     for r in range(len(s)):
         v = s[r]
-        if v <= least or (len(mask) > 0 and not mask[r]): continue   # scores are >= 0: 0 until `depth` are held (a zero never enters), then the last one's (a tie with it does not)
-        p = min(k, depth - 1)                                   # the slot it enters: after the last, or the last's (which leaves)
+        if v <= least or (len(mask) > 0 and not mask[r]):
+            # scores are >= 0: 0 until `depth` are held (a zero never enters), then the last one's (a tie with it does
+            # not)
+            continue
+        # the slot it enters: after the last, or the last's (which leaves)
+        p = min(k, depth - 1)
         while p > 0 and top[p - 1] < v: top[p], at[p] = top[p - 1], at[p - 1]; p -= 1
         top[p], at[p] = v, r; k = min(k + 1, depth)
         if k == depth: least = top[k - 1]
     return at[:k]
 
 # %% ../nbs/06c_keyword.ipynb #a7c1e0dc
-KW_KERNEL = 'auto'          # the 'any' keyword leg: 'numba' (compiled; the `fast` extra), 'numpy', or 'auto': numba when installed, from `KW_COMPILED_FROM` rows
+# the 'any' keyword leg: 'numba' (compiled; the `fast` extra), 'numpy', or 'auto': numba when installed, from
+# `KW_COMPILED_FROM` rows
+KW_KERNEL = 'auto'
 KW_COMPILED_FROM = 20_000   # rows from which 'auto' uses the compiled kernel
 KERNEL_THREAD = 'litebench-kernels'   # the name of the thread in which 'auto' loads them
-PARALLEL_FROM = 500_000  # rows from which a search works on two threads: its two legs at once, and the compiled keyword leg's terms' parts (None: never); on 2 cores two threads lost up to 371k rows and won at 1M (the scale benchmark)
+# rows from which a search works on two threads: its two legs at once, and the compiled keyword leg's terms' parts
+# (None: never); on 2 cores two threads lost up to 371k rows and won at 1M (the scale benchmark)
+PARALLEL_FROM = 500_000
 THREAD_POSTINGS = 100_000   # postings of a keyword leg's later terms from which their parts are made on other threads
-DENSE_PREFIX = 2   # a prefix with more postings than rows / DENSE_PREFIX reads its rows back from its summed counts, ascending (0: never)
+# a prefix with more postings than rows / DENSE_PREFIX reads its rows back from its summed counts, ascending (0: never)
+DENSE_PREFIX = 2
 _second = {}
 
 def _second_thread() -> ThreadPoolExecutor:
     "This process's threads for a search's work beside the caller's (a fork gets its own)."
-    if os.getpid() not in _second: _second.clear(); _second.setdefault(os.getpid(), ThreadPoolExecutor(os.cpu_count() or 1, thread_name_prefix='litebench-search'))
+    if os.getpid() not in _second:
+        _second.clear()
+        _second.setdefault(os.getpid(), ThreadPoolExecutor(os.cpu_count() or 1, thread_name_prefix='litebench-search'))
     return _second[os.getpid()]
 
 def _in_order(f, xs: list, together: bool = False):
-    "`f(x)` for each of `xs`, yielded in order; with `together`, all but the first are made on other threads meanwhile (an error waits for them all)."
+    ("`f(x)` for each of `xs`, yielded in order; with `together`, all but the first are made on other threads "
+     "meanwhile (an error waits for them all).")
     if not together or len(xs) < 2: yield from map(f, xs); return
     later = [_second_thread().submit(f, x) for x in xs[1:]]
     try:
@@ -115,27 +137,36 @@ class Kernels(NamedTuple):
 _compiled, _failed, _compiling = [], [], threading.Lock()
 
 def _compile():
-    "Compile the kernels (numba reads them from its cache after the first time) and run each on the kinds of arrays a search passes, so that no search compiles."
+    ("Compile the kernels (numba reads them from its cache after the first time) and run each on the kinds of arrays "
+     "a search passes, so that no search compiles.")
     with _compiling:
         if _compiled or _failed: return
         try:
             import numba
             ks = Kernels(*(numba.njit(cache=True, nogil=True, error_model='numpy')(f) for f in (_bm25_parts, _summed_rows, _summed_counts, _summed_parts, _dense_parts, _add_parts, _best_nonzero)))
-            for ro, count in itertools.product((False, True), (np.float32, np.uint16)):   # postings in memory, or mapped from a snapshot's files (read-only, counts as `_stored` keeps them)
-                a = [np.zeros(1, t) for t in (np.int32, count, count, np.float64)]   # rows, counts in the text and the context, and the row norms (computed: never mapped)
+            # postings in memory, or mapped from a snapshot's files (read-only, counts as `_stored` keeps them)
+            for ro, count in itertools.product((False, True), (np.float32, np.uint16)):
+                # rows, counts in the text and the context, and the row norms (computed: never mapped)
+                a = [np.zeros(1, t) for t in (np.int32, count, count, np.float64)]
                 for x in a[:3]: x.flags.writeable = not ro
-                ks.parts(*a[:3], 0, 1, True, a[3], 1.0); ks.add(np.zeros(1), np.zeros(1, np.int32), a[0], np.zeros(1)); ks.dense_parts(np.ones(1), a[3], 1.0, ks.summed_counts(*a[:3], 0, 1, True, np.zeros(1)))
+                ks.parts(*a[:3], 0, 1, True, a[3], 1.0)
+                ks.add(np.zeros(1), np.zeros(1, np.int32), a[0], np.zeros(1))
+                ks.dense_parts(np.ones(1), a[3], 1.0, ks.summed_counts(*a[:3], 0, 1, True, np.zeros(1)))
                 ks.summed_parts(ks.summed_rows(*a[:3], 0, 1, True, np.zeros(1)), np.ones(1), a[3], 1.0)
             ks.add(np.zeros(1), np.zeros(1, np.int32), np.zeros(1, np.int64), np.zeros(1))   # a prefix's rows
             ks.best(np.zeros(1), np.zeros(0, bool), 1); _compiled.append(ks)
         except Exception as e: _failed.append(f'{type(e).__name__}: {e}')
 
 def kernels(n: int) -> Kernels | None:
-    "The compiled kernels for a keyword leg over `n` rows, or None for numpy's, as `KW_KERNEL` says. 'auto' never waits: the first search that wants them starts compiling them in a thread, and searches use numpy until they are ready."
-    if KW_KERNEL not in ('auto', 'numba', 'numpy'): raise ValueError(f"KW_KERNEL must be 'auto', 'numba' or 'numpy', got {KW_KERNEL!r}")
+    ("The compiled kernels for a keyword leg over `n` rows, or None for numpy's, as `KW_KERNEL` says. 'auto' never "
+     "waits: the first search that wants them starts compiling them in a thread, and searches use numpy until they "
+     "are ready.")
+    if KW_KERNEL not in ('auto', 'numba', 'numpy'):
+        raise ValueError(f"KW_KERNEL must be 'auto', 'numba' or 'numpy', got {KW_KERNEL!r}")
     if KW_KERNEL == 'numpy' or (KW_KERNEL == 'auto' and n < KW_COMPILED_FROM): return None
     if _compiled: return _compiled[0]
-    if not _failed and importlib.util.find_spec('numba') is None: _failed.append('numba is not installed: pip install "litebench[fast]"')
+    if not _failed and importlib.util.find_spec('numba') is None:
+        _failed.append('numba is not installed: pip install "litebench[fast]"')
     if KW_KERNEL == 'auto':
         if not _failed and not _compiling.locked(): threading.Thread(target=_compile, name=KERNEL_THREAD).start()
         return None
@@ -151,12 +182,15 @@ def ranked_any(self: Postings, terms,  # the query's terms, each matching every 
                mask,                   # the rows allowed (bool per row), or None: all
                k: Kernels              # the compiled kernels (`kernels`)
               ) -> tuple:
-    "(the `depth` rows of best bm25 over `terms` in 'any' mode, best first; their bm25; how many of `terms` each holds), compiled: `tally`'s numbers for those rows, with the terms held."
+    ("(the `depth` rows of best bm25 over `terms` in 'any' mode, best first; their bm25; how many of `terms` each "
+     "holds), compiled: `tally`'s numbers for those rows, with the terms held.")
     s, held = np.zeros(self.n), np.zeros(self.n, np.int32)
     later = sum(int(self.off[hi] - self.off[lo]) for lo, hi in (self.range_of(t, True) for t in terms[1:]))
-    together = PARALLEL_FROM is not None and self.n >= PARALLEL_FROM and later >= THREAD_POSTINGS   # the later terms' parts made on other threads meanwhile, when they are worth a thread
+    # the later terms' parts made on other threads meanwhile, when they are worth a thread
+    together = PARALLEL_FROM is not None and self.n >= PARALLEL_FROM and later >= THREAD_POSTINGS
     for rows, w in _in_order(lambda t: self._any_part(t, with_ctx, k), list(terms), together):
-        k.add(s, held, rows, w)                                         # in the terms' order: each row's parts added as `tally` adds them
+        # in the terms' order: each row's parts added as `tally` adds them
+        k.add(s, held, rows, w)
     i = k.best(s, np.zeros(0, bool) if mask is None else mask, depth)
     return i, s[i], held[i]
 
@@ -167,19 +201,30 @@ def _any_part(self: Postings, t: str,  # a query term, matching every term it be
              ) -> tuple:
     "(rows, bm25 parts) of the query term `t` in 'any' mode, by the compiled kernels `k`; kept as `_part` keeps them."
     _, _, _, a, b, one = self.postings_of(t, True)
-    if one or (t, True, with_ctx) in self.__dict__.get('_kept', {}):              # one list (a term's, a prefix's summed, or none), or a prefix's parts kept: its parts
+    # one list (a term's, a prefix's summed, or none), or a prefix's parts kept: its parts
+    if one or (t, True, with_ctx) in self.__dict__.get('_kept', {}):
         rows, _, w = self._part(t, True, with_ctx, k); return rows, w
-    tf = self.__dict__.setdefault('_scratch', threading.local())                    # a prefix of several terms, not summed before: each row's counts summed (in a zeroed array of the thread's own), then its part
+    # a prefix of several terms, not summed before: each row's counts summed (in a zeroed array of the thread's own),
+    # then its part
+    tf = self.__dict__.setdefault('_scratch', threading.local())
     if getattr(tf, 'a', None) is None: tf.a = np.zeros(self.n)
-    dense = DENSE_PREFIX and DENSE_PREFIX * (b - a) > self.n                     # many postings: one pass over the counts finds the rows, ascending, and their parts
+    # many postings: one pass over the counts finds the rows, ascending, and their parts
+    dense = DENSE_PREFIX and DENSE_PREFIX * (b - a) > self.n
     try:
         if dense: c = k.summed_counts(self.idx, self.tt, self.tc, a, b, bool(with_ctx), tf.a)
         else: rows = k.summed_rows(self.idx, self.tt, self.tc, a, b, bool(with_ctx), tf.a); c = len(rows)
-        idf, keep = _idf(self.n, c), self._keeps(c) and 16 * c <= postings.TERM_CACHE    # a long one's parts kept, as `_part` keeps them (rows ascending), unless it would crowd out the others
+        # a long one's parts kept, as `_part` keeps them (rows ascending), unless it would crowd out the others
+        idf, keep = _idf(self.n, c), self._keeps(c) and 16 * c <= postings.TERM_CACHE
         if dense: rows, w = k.dense_parts(tf.a, self.norm, idf, c)
         else:
-            if keep: rows = np.sort(rows, kind='stable')                         # numpy's timsort: it merges the runs the terms' ascending rows leave, where its default sort starts over
+            if keep:
+                # numpy's timsort: it merges the runs the terms' ascending rows leave, where its default sort starts
+                # over
+                rows = np.sort(rows, kind='stable')
             w = k.summed_parts(rows, tf.a, self.norm, idf)
-    except BaseException: tf.a = None; raise                                     # interrupted (an error, ^C): counts may be left behind, so the thread's next sum starts from a new zeroed array
+    except BaseException:
+        tf.a = None
+        # interrupted (an error, ^C): counts may be left behind, so the thread's next sum starts from a new zeroed array
+        raise
     if keep: self._keep((t, True, with_ctx), (rows.astype(np.int32), idf, w))
     return rows, w

@@ -4,18 +4,19 @@
 
 # %% ../nbs/06f_legs.ipynb #b0f00073
 from __future__ import annotations
+import math
 from collections import OrderedDict
 from typing import NamedTuple
 import numpy as np
 from .encode import one_thread
-from .fusion import _real, check_weights
-from .terms import valid_text, query_terms, fts_query, common_terms
+from .fusion import _real, check_weights, rrf
+from .terms import valid_text, query_terms, fts_query, common_terms, index_tokens, lexical
 from .keyword import kernels, _in_order
 from .vectors import hnsw_top
 from .snapshot import Snapshot
 
 # %% auto #0
-__all__ = ['KW_MODES', 'MODES', 'FUSIONS', 'LEG_CACHE', 'Leg', 'positive_int']
+__all__ = ['KW_MODES', 'MODES', 'FUSIONS', 'LEG_CACHE', 'Leg', 'positive_int', 'keyword_mode']
 
 # %% ../nbs/06f_legs.ipynb #bb69e807
 def _mask(m, docs, pages):
@@ -28,8 +29,10 @@ def _best(v: np.ndarray, depth: int) -> np.ndarray:
     "Indices of the `depth` highest of the (finite) scores `v`, best first, ties by index."
     if len(v) <= depth: i = np.arange(len(v))
     else:
-        w = v[::max(len(v) // (200 * depth), 1)]                                  # every score, or an even sample of about 200 × depth of them
-        i = np.flatnonzero(v >= np.partition(w, len(w) - depth)[len(w) - depth])  # `depth` of them reach the sample's depth-th best: the best, and every tie with them
+        # every score, or an even sample of about 200 × depth of them
+        w = v[::max(len(v) // (200 * depth), 1)]
+        # `depth` of them reach the sample's depth-th best: the best, and every tie with them
+        i = np.flatnonzero(v >= np.partition(w, len(w) - depth)[len(w) - depth])
     return i[np.lexsort((i, -v[i]))][:depth]
 
 def _top(s: np.ndarray, depth: int) -> list:
@@ -38,7 +41,8 @@ def _top(s: np.ndarray, depth: int) -> list:
     return idx[_best(s[idx], depth)].tolist()
 
 def _fts5(self, fq: str, with_ctx: bool, depth: int, docs, pages, most=()) -> tuple:
-    "SQLite's ranking (`MATCH … ORDER BY bm25`): (row ids, bm25 scores), best first; given `most` terms, rows holding more of them come first."
+    ("SQLite's ranking (`MATCH … ORDER BY bm25`): (row ids, bm25 scores), best first; given `most` terms, rows "
+     "holding more of them come first.")
     col = (lambda x: x) if with_ctx else (lambda x: f'{{text}} : ({x})')
     held = ' + '.join('(fts.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?))' for _ in most)
     sql, args = f'SELECT fts.rowid, -bm25(fts){", " + held + " AS held" if most else ""} FROM fts', [col(fts_query(t)) for t in most] + [col(fq)]
@@ -47,14 +51,16 @@ def _fts5(self, fq: str, with_ctx: bool, depth: int, docs, pages, most=()) -> tu
         if docs: sql += f' AND c.doc IN ({",".join("?" * len(docs))})'; args += list(docs)
         if pages: sql += ' AND c.p1 >= ? AND c.p0 <= ?'; args += [pages[0], pages[1]]
     else: sql += ' WHERE fts MATCH ?'
-    rows = self.db.execute(sql + f' ORDER BY {"held DESC, " if most else ""}bm25(fts), fts.rowid LIMIT ?', args + [depth]).fetchall()
+    rows = self.db.execute(sql + f' ORDER BY {"held DESC, " if most else ""}bm25(fts), fts.rowid LIMIT ?',
+                           args + [depth]).fetchall()
     return [r[0] for r in rows], [r[1] for r in rows]
 
 # %% ../nbs/06f_legs.ipynb #7e11d2a0
 KW_MODES = ('any', 'all', 'relax')
 
 class Leg(NamedTuple):
-    "One leg's candidates: row positions best first, their scores, and (keyword leg) the mode that ranked them and how many of its terms each holds."
+    ("One leg's candidates: row positions best first, their scores, and (keyword leg) the mode that ranked them and "
+     "how many of its terms each holds.")
     pos: list                # row positions, best first
     score: list              # their scores (bm25, or cosine), higher is better
     mode: str | None = None  # the keyword mode that ranked them: 'any', 'all', or 'most' (relax's fallback)
@@ -74,12 +80,14 @@ def _most(s: np.ndarray, held: np.ndarray) -> np.ndarray:
     "Scores that order candidates by terms held, then by bm25: held + bm25 / (1 + the candidates' best bm25)."
     return held + s / (1 + (s.max() if len(s) else 0))
 
-def _keyword(self, q: str, kw: str, with_ctx: bool, depth: int, docs, pages, max_df: float, min_terms: int = 3, engine: str = 'memory', mem=None, min_hits: int = 3) -> Leg:
+def _keyword(self, q: str, kw: str, with_ctx: bool, depth: int, docs, pages, max_df: float, min_terms: int = 3,
+             engine: str = 'memory', mem=None, min_hits: int = 3) -> Leg:
     if kw not in KW_MODES: raise ValueError(f"keyword mode must be 'any', 'all' or 'relax', got {kw!r}")
     if engine not in ('memory', 'fts5'): raise ValueError(f"engine must be 'memory' or 'fts5', got {engine!r}")
     with self.reading(mem) as m:
         if not m.n: return Leg([], [], kw)
-        rank = (lambda mode: self._kw_fts5(m, q, mode, with_ctx, depth, docs, pages, max_df, min_terms)) if engine == 'fts5' else \
+        rank = (lambda mode: self._kw_fts5(m, q, mode, with_ctx, depth, docs, pages, max_df,
+                                           min_terms)) if engine == 'fts5' else \
                (lambda mode: _kw_memory(m, q, mode, with_ctx, depth, _mask(m, docs, pages), max_df, min_terms))
         if kw != 'relax': return rank(kw)
         first = rank('all')
@@ -99,29 +107,37 @@ def _vector(self, qv: np.ndarray, with_ctx: bool, depth: int, docs, pages, mem=N
 
 # %% ../nbs/06f_legs.ipynb #7e11d2a1
 def _kw_memory(m, q: str, mode: str, with_ctx: bool, depth: int, mask, max_df: float, min_terms: int) -> Leg:
-    "The keyword leg ranked in memory, in mode 'any', 'all' or 'most' (rows holding the most terms first, then by bm25)."
+    ("The keyword leg ranked in memory, in mode 'any', 'all' or 'most' (rows holding the most terms first, then by "
+     "bm25).")
     ts = _terms(m, q, mode, max_df, min_terms)
     if not ts: return Leg([], [], mode)
     if mode == 'any' and (k := kernels(m.n)) is not None:            # compiled
         i, s, held = m.postings.ranked_any(ts, with_ctx, depth, mask, k)
         return Leg(i.tolist(), s.tolist(), mode, held.tolist(), len(ts))
-    if mode == 'any':                                                  # ranked by bm25: the terms held counted for the best rows alone
-        s = m.postings.tally(ts, True, with_ctx, count=False)[0]       # every row's bm25: > 0 where it holds a term (every part is > 0)
+    # ranked by bm25: the terms held counted for the best rows alone
+    if mode == 'any':
+        # every row's bm25: > 0 where it holds a term (every part is > 0)
+        s = m.postings.tally(ts, True, with_ctx, count=False)[0]
         if mask is not None: s = s * mask
-        if (hit := np.count_nonzero(s)) > depth and hit * 8 > len(s): i = _best(s, depth)   # many rows match: the best of all rows are rows that match
+        if (hit := np.count_nonzero(s)) > depth and hit * 8 > len(s):
+            i = _best(s, depth)   # many rows match: the best of all rows are rows that match
         else: i = np.flatnonzero(s); i = i[_best(s[i], depth)]
         return Leg(i.tolist(), s[i].tolist(), mode, m.postings.held_by(ts, True, with_ctx, i).tolist(), len(ts))
-    rows, s, held = m.postings.match(ts, mode != 'all', with_ctx, every=mode == 'all')   # the matching rows alone, ascending
+    # the matching rows alone, ascending
+    rows, s, held = m.postings.match(ts, mode != 'all', with_ctx, every=mode == 'all')
     key = held * (s.max(initial=0.0) + 1) + s if mode == 'most' else s
     if mask is not None: keep = mask[rows]; rows, s, held, key = rows[keep], s[keep], held[keep], key[keep]
     i = _best(key, depth)
-    return Leg(rows[i].tolist(), (_most(s[i], held[i]) if mode == 'most' else s[i]).tolist(), mode, held[i].tolist(), len(ts))
+    return Leg(rows[i].tolist(), (_most(s[i], held[i]) if mode == 'most' else s[i]).tolist(), mode, held[i].tolist(),
+               len(ts))
 
 def _kw_fts5(self, m, q: str, mode: str, with_ctx: bool, depth: int, docs, pages, max_df: float, min_terms: int) -> Leg:
-    "The keyword leg ranked by SQLite (`_fts5`), in the same modes; the terms each row holds are read from the postings."
+    ("The keyword leg ranked by SQLite (`_fts5`), in the same modes; the terms each row holds are read from the "
+     "postings.")
     ts = _terms(m, q, mode, max_df, min_terms)
     if not ts: return Leg([], [], mode)
-    ids, sc = self._fts5(fts_query(' '.join(ts), 'all' if mode == 'all' else 'any'), with_ctx, depth, docs, pages, most=ts if mode == 'most' else ())
+    ids, sc = self._fts5(fts_query(' '.join(ts), 'all' if mode == 'all' else 'any'), with_ctx, depth, docs, pages,
+                         most=ts if mode == 'most' else ())
     pos = [m.pos[i] for i in ids]
     held = m.postings.tally(ts, mode != 'all', with_ctx)[1][pos]
     return Leg(pos, _most(np.array(sc), held).tolist() if mode == 'most' else sc, mode, held.tolist(), len(ts))
@@ -133,7 +149,8 @@ def positive_int(name: str,  # the argument's name, for the error
                  x           # its value
                 ) -> int:
     "`x` as an int, or a ValueError naming the argument `name` unless it is an integer >= 1."
-    if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 1: raise ValueError(f'{name} must be an integer >= 1, got {x!r}')
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 1:
+        raise ValueError(f'{name} must be an integer >= 1, got {x!r}')
     return int(x)
 
 def _pages(pages):
@@ -144,7 +161,8 @@ def _pages(pages):
 
 FUSIONS = ('rrf', 'minmax')
 
-def _search_args(q, mode, kw, engine, limit, depth, k, weights, docs, pages, max_df, min_terms, fuse='rrf', min_hits=3, rerank=0, held_first=None) -> tuple:
+def _search_args(q, mode, kw, engine, limit, depth, k, weights, docs, pages, max_df, min_terms, fuse='rrf', min_hits=3,
+                 rerank=0, held_first=None) -> tuple:
     "The query made valid Unicode and `docs` as a list, once every argument of `search` is checked."
     if q is not None and not isinstance(q, str): raise ValueError(f'q must be a string, got {type(q).__name__}')
     if mode not in MODES: raise ValueError(f'mode must be one of {MODES}, got {mode!r}')
@@ -152,16 +170,22 @@ def _search_args(q, mode, kw, engine, limit, depth, k, weights, docs, pages, max
     if engine not in ('memory', 'fts5'): raise ValueError(f"engine must be 'memory' or 'fts5', got {engine!r}")
     if fuse not in FUSIONS: raise ValueError(f"fuse must be 'rrf' or 'minmax', got {fuse!r}")
     positive_int('limit', limit); positive_int('depth', depth); check_weights(weights, 2)
-    if positive_int('min_hits', min_hits) > depth: raise ValueError(f'min_hits must be at most depth ({depth}), got {min_hits!r}')
-    if isinstance(rerank, bool) or not isinstance(rerank, (int, np.integer)) or rerank < 0: raise ValueError(f'rerank must be an integer >= 0 (0: no reranking), got {rerank!r}')
-    if held_first is not None and not (_real(held_first) and 0 <= held_first <= 1): raise ValueError(f'held_first must be a share of the terms from 0 to 1 (None: off), got {held_first!r}')
+    if positive_int('min_hits', min_hits) > depth:
+        raise ValueError(f'min_hits must be at most depth ({depth}), got {min_hits!r}')
+    if isinstance(rerank, bool) or not isinstance(rerank, (int, np.integer)) or rerank < 0:
+        raise ValueError(f'rerank must be an integer >= 0 (0: no reranking), got {rerank!r}')
+    if held_first is not None and not (_real(held_first) and 0 <= held_first <= 1):
+        raise ValueError(f'held_first must be a share of the terms from 0 to 1 (None: off), got {held_first!r}')
     if not (_real(k) and k >= 0): raise ValueError(f'k must be a finite number >= 0, got {k!r}')
     if not (_real(max_df) and max_df >= 0): raise ValueError(f'max_df must be a finite number >= 0, got {max_df!r}')
-    if isinstance(min_terms, bool) or not isinstance(min_terms, (int, np.integer)) or min_terms < 0: raise ValueError(f'min_terms must be an integer >= 0, got {min_terms!r}')
-    if isinstance(docs, (str, bytes)): raise ValueError(f'docs must be a list of document names, got the string {docs!r}')
+    if isinstance(min_terms, bool) or not isinstance(min_terms, (int, np.integer)) or min_terms < 0:
+        raise ValueError(f'min_terms must be an integer >= 0, got {min_terms!r}')
+    if isinstance(docs, (str, bytes)):
+        raise ValueError(f'docs must be a list of document names, got the string {docs!r}')
     if docs is not None:
         docs = list(docs)
-        if not docs or not all(isinstance(d, str) for d in docs): raise ValueError(f'docs must be a non-empty list of document names (None: all), got {docs!r}')
+        if not docs or not all(isinstance(d, str) for d in docs):
+            raise ValueError(f'docs must be a non-empty list of document names (None: all), got {docs!r}')
     if pages is not None: _pages(pages)
     return valid_text(q or ''), docs
 
@@ -169,7 +193,8 @@ def _search_args(q, mode, kw, engine, limit, depth, k, weights, docs, pages, max
 LEG_CACHE = 4096   # legs kept per snapshot, most recently used first (0: none)
 
 def _leg(m: Snapshot, key: tuple, make):
-    "The leg `key` of snapshot `m`: `make()` the first time, then the kept result while it is among the `LEG_CACHE` most recently used."
+    ("The leg `key` of snapshot `m`: `make()` the first time, then the kept result while it is among the `LEG_CACHE` "
+     "most recently used.")
     c = m.__dict__.setdefault('legs', OrderedDict())
     if key in c: c.move_to_end(key); return c[key]
     got = make()
@@ -179,10 +204,47 @@ def _leg(m: Snapshot, key: tuple, make):
     return got
 
 def _legs(m: Snapshot, jobs: list, together: bool = False) -> list:
-    "The legs of `jobs` [(key, make)], each as `_leg` gives it; with `together`, two not yet kept are made at once, the second on another thread (an error in the first waits for the second)."
+    ("The legs of `jobs` [(key, make)], each as `_leg` gives it; with `together`, two not yet kept are made at once, "
+     "the second on another thread (an error in the first waits for the second).")
     c, made = m.__dict__.get('legs', {}), {}
     if together and len(jobs) == 2 and all(k not in c for k, _ in jobs):
         made = dict(zip((k for k, _ in jobs), _in_order(lambda f: f(), [f for _, f in jobs], True)))
     return [_leg(m, k, (lambda k=k: made[k]) if k in made else f) for k, f in jobs]
 
 def _hashable(x): return tuple(x) if isinstance(x, (list, tuple)) else x
+
+# %% ../nbs/06f_legs.ipynb #4d6c0b2a
+def _qvec(self, q: str, qvec, m: Snapshot) -> np.ndarray:
+    "The query's vector: `qvec`, checked against the store's dimension, or `q` embedded."
+    qv = np.asarray(self._embed([q])[0] if qvec is None else qvec, dtype=np.float32)
+    dim = m.V.shape[1] if m.n else getattr(self.encoder, 'dim', None)
+    if qv.ndim != 1 or dim is not None and len(qv) != dim:
+        raise ValueError(f'qvec must be a vector of {dim} numbers (the store\'s dimension), got shape {qv.shape}')
+    if not np.isfinite(qv).all(): raise ValueError('qvec must be finite')
+    return qv
+
+# %% ../nbs/06f_legs.ipynb #6e1a0b04
+def _rerank(self, q: str, fused: list, n: int, m: Snapshot, k: float, max_df: float, min_terms: int) -> list:
+    "The first `n` of `fused` [(position, score)] fused by RRF with their order by `lexical`; the rest after them."
+    ts, head = query_terms(q, common_terms(q, m.df, m.n, max_df, min_terms)), fused[:n]
+    if not ts or not head: return fused
+    idf = {t: max(math.log((m.n - m.df.get(t, 0) + 0.5) / (m.df.get(t, 0) + 0.5)), 1e-6) for t in ts}
+    by = [lexical(ts, index_tokens(m.chunks[j].text), idf) for j, _ in head]
+    second = [head[i][0] for i in sorted(range(len(head)), key=lambda i: (-by[i][0], -by[i][1], i))]
+    return rrf([[j for j, _ in head], second], k) + fused[n:]
+
+# %% ../nbs/06f_legs.ipynb #6e1a0b08
+def keyword_mode(self, q: str,  # the user's text
+                 kw: str = 'relax',        # the keyword mode asked for
+                 with_ctx: bool = True,    # the keyword leg matches the context column too
+                 docs=None,                # only these documents
+                 pages=None,               # only chunks overlapping this (first, last) page range
+                 max_df: float = 0.2,      # as in `search`
+                 min_terms: int = 3,       # as in `search`
+                 min_hits: int = 3,        # as in `search`
+                 mem: Snapshot | None = None  # the snapshot to search; None: the current version
+                ) -> str:
+    "The mode the keyword leg of `search` ranks `q` in: `kw` itself, or for 'relax' 'all' or 'most'."
+    q, docs = _search_args(q, 'keyword', kw, 'memory', 1, min_hits, 60, (1, 1), docs, pages, max_df, min_terms,
+                           min_hits=min_hits)
+    return self._keyword(q, kw, with_ctx, min_hits, docs, pages, max_df, min_terms, mem=mem, min_hits=min_hits).mode

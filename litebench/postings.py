@@ -21,85 +21,123 @@ def _postings_rows(db, pos: dict, n: int) -> dict:
     vocab, off, idx, tt, tc = [], [], [], [], []
     for term, rid, col, c in rows:
         if not vocab or vocab[-1] != term: vocab.append(term); off.append(len(idx))
-        if idx and len(off) and off[-1] < len(idx) and idx[-1] == pos[rid]: (tt if col == 'text' else tc)[-1] += c; continue
+        if idx and len(off) and off[-1] < len(idx) and idx[-1] == pos[rid]:
+            (tt if col == 'text' else tc)[-1] += c; continue
         idx.append(pos[rid]); tt.append(c if col == 'text' else 0); tc.append(c if col == 'ctx' else 0)
-    return dict(vocab=vocab, off=np.array(off + [len(idx)], np.int64), idx=np.array(idx, np.int32), tt=np.array(tt, np.float32), tc=np.array(tc, np.float32))
+    return dict(vocab=vocab, off=np.array(off + [len(idx)], np.int64), idx=np.array(idx, np.int32),
+                tt=np.array(tt, np.float32), tc=np.array(tc, np.float32))
 
-INSTANCES_AT_ONCE = 1 << 25   # term instances read in one SQLite string (at most; a string stops at SQLite's limit, a billion bytes): a store with no more reads them all at once (a million-chunk store has 160M)
+# term instances read in one SQLite string (at most; a string stops at SQLite's limit, a billion bytes): a store with no
+# more reads them all at once (a million-chunk store has 160M)
+INSTANCES_AT_ONCE = 1 << 25
 
 def _instance_rows(db, vocab: list, cnt: np.ndarray) -> np.ndarray:
-    "The row id of every term instance in the index, in index order (term, row, column, offset): all in one read when there are at most `INSTANCES_AT_ONCE`, else a run of terms at a time (`INSTANCES_AT_ONCE` instances or a term's own). One read has no condition on the term, which SQLite would test at every instance: it takes half the time."
-    def read(sql, args=()): s = db.execute(sql, args).fetchone()[0]; return np.fromstring(s, np.int64, sep=',') if s else np.zeros(0, np.int64)
+    ("The row id of every term instance in the index, in index order (term, row, column, offset): all in one read "
+     "when there are at most `INSTANCES_AT_ONCE`, else a run of terms at a time (`INSTANCES_AT_ONCE` instances or a "
+     "term's own). One read has no condition on the term, which SQLite would test at every instance: it takes half "
+     "the time.")
+    def read(sql, args=()):
+        s = db.execute(sql, args).fetchone()[0]
+        return np.fromstring(s, np.int64, sep=',') if s else np.zeros(0, np.int64)
     if cnt.sum() <= INSTANCES_AT_ONCE: return read('SELECT group_concat(doc) FROM temp.fts_vi')
     out, end, i = [np.zeros(0, np.int64)], np.cumsum(cnt), 0
     while i < len(vocab):
         j = max(i + 1, int(np.searchsorted(end, end[i] - cnt[i] + INSTANCES_AT_ONCE, 'right')))   # terms i:j
-        out.append(read('SELECT group_concat(doc) FROM temp.fts_vi WHERE term >= ? AND term <= ?', (vocab[i], vocab[j - 1]))); i = j
+        out.append(read('SELECT group_concat(doc) FROM temp.fts_vi WHERE term >= ? AND term <= ?',
+                        (vocab[i], vocab[j - 1])))
+        i = j
     return np.concatenate(out)
 
 def _postings_fast(db, pos: dict, n: int) -> dict | None:
-    "The postings counted with numpy: each term's instances in index order (one column of row ids), the context column's counts from its distinct texts; None when a check fails."
+    ("The postings counted with numpy: each term's instances in index order (one column of row ids), the context "
+     "column's counts from its distinct texts; None when a check fails.")
     vr = db.execute('SELECT term, cnt FROM temp.fts_vr').fetchall()
     vocab, cnt = [t for t, _ in vr], np.array([c for _, c in vr], np.int64)
     if any(a >= b for a, b in zip(vocab, vocab[1:])) or (cnt < 1).any(): return None
     rid = _instance_rows(db, vocab, cnt)
-    if len(rid) != cnt.sum() or rid.min(initial=0) < 0: return None                  # (a row id below 0 cannot index the array of positions below)
+    if len(rid) != cnt.sum() or rid.min(initial=0) < 0:
+        return None                  # (a row id below 0 cannot index the array of positions below)
     starts = np.cumsum(cnt) - cnt                                                       # each term's first instance
-    down = rid[1:] < rid[:-1]; down[starts[1:] - 1] = False                             # a row before the last one, within a term
+    down = rid[1:] < rid[:-1]
+    down[starts[1:] - 1] = False                             # a row before the last one, within a term
     if down.any(): return None                                                          # rows ascend within each term
-    new = np.ones(len(rid), bool); np.not_equal(rid[1:], rid[:-1], out=new[1:]); new[starts] = True   # a new row, or a new term
+    new = np.ones(len(rid), bool)
+    np.not_equal(rid[1:], rid[:-1], out=new[1:])
+    new[starts] = True   # a new row, or a new term
     first = np.flatnonzero(new); tot = np.diff(np.append(first, len(rid))); R = int(rid.max(initial=0)) + 1
-    per = np.add.reduceat(new, starts, dtype=np.int64) if len(starts) else np.zeros(0, np.int64)   # each term's postings
-    row = rid[first]; key = np.repeat(np.arange(len(vocab), dtype=np.int64), per) * R + row      # (term, row), ascending
+    # each term's postings
+    per = np.add.reduceat(new, starts, dtype=np.int64) if len(starts) else np.zeros(0, np.int64)
+    row = rid[first]
+    key = np.repeat(np.arange(len(vocab), dtype=np.int64), per) * R + row      # (term, row), ascending
     at, by = {t: i for i, t in enumerate(vocab)}, {}
-    view = db.execute("SELECT 1 FROM sqlite_master WHERE name='chunks_ix'").fetchone() is not None            # a store's index reads its text through `index_text`
-    for r, x in db.execute("SELECT id, ctx FROM chunks WHERE ctx <> ''" if view else "SELECT rowid, ctx FROM fts WHERE ctx <> ''"): by.setdefault(x, []).append(r)   # a context's text, folded once below, not every row's
-    ks, cs = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]   # every (term, row) of the contexts and its count: one search for them all
+    # a store's index reads its text through `index_text`
+    view = db.execute("SELECT 1 FROM sqlite_master WHERE name='chunks_ix'").fetchone() is not None
+    for r, x in db.execute("SELECT id, ctx FROM chunks WHERE ctx <> ''" if view else "SELECT rowid, ctx FROM fts WHERE ctx <> ''"):
+        by.setdefault(x, []).append(r)   # a context's text, folded once below, not every row's
+    # every (term, row) of the contexts and its count: one search for them all
+    ks, cs = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
     for x, rs in by.items():
         tx = Counter(index_tokens(x) if view else fts_tokens(x))
         if any(t not in at for t in tx): return None
-        ks.append((np.array([at[t] for t in tx], np.int64)[:, None] * R + np.array(rs, np.int64)).ravel()); cs.append(np.repeat(np.array(list(tx.values()), np.int64), len(rs)))
+        ks.append((np.array([at[t] for t in tx], np.int64)[:, None] * R + np.array(rs, np.int64)).ravel())
+        cs.append(np.repeat(np.array(list(tx.values()), np.int64), len(rs)))
     k = np.concatenate(ks); i = np.searchsorted(key, k)
     if (i >= len(key)).any() or (key[np.minimum(i, len(key) - 1)] != k).any(): return None
     tc = np.bincount(i, np.concatenate(cs), len(first)).astype(np.int64)                # whole numbers: exact as floats
     if (tc > tot).any(): return None
     ids, p = np.fromiter(pos, np.int64, len(pos)), np.fromiter(pos.values(), np.int64, len(pos))
-    ok = (ids >= 0) & (ids < R); lut = np.full(R, -1, np.int64); lut[ids[ok]] = p[ok]; idx = lut[row]   # each posting's row position (a row id below 0 holds no term here: left out, not counted from the end)
+    ok = (ids >= 0) & (ids < R)
+    lut = np.full(R, -1, np.int64)
+    lut[ids[ok]] = p[ok]
+    # each posting's row position (a row id below 0 holds no term here: left out, not counted from the end)
+    idx = lut[row]
     if (idx < 0).any(): raise KeyError(int(row[idx < 0][0]))
-    return dict(vocab=vocab, off=np.append(0, np.cumsum(per)).astype(np.int64), idx=idx.astype(np.int32), tt=(tot - tc).astype(np.float32), tc=tc.astype(np.float32))
+    return dict(vocab=vocab, off=np.append(0, np.cumsum(per)).astype(np.int64), idx=idx.astype(np.int32),
+                tt=(tot - tc).astype(np.float32), tc=tc.astype(np.float32))
 
 def postings_arrays(db, pos: dict, n: int) -> dict:
-    "Every indexed term's postings as arrays (vocab, off, idx, tt, tc, dl) from the FTS5 index in `db`, and the prefixes' (`prefix_postings`); `pos` maps row ids to positions."
-    for t in ('row', 'instance'): db.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_v{t[0]} USING fts5vocab(main, fts, '{t}')")
+    ("Every indexed term's postings as arrays (vocab, off, idx, tt, tc, dl) from the FTS5 index in `db`, and the "
+     "prefixes' (`prefix_postings`); `pos` maps row ids to positions.")
+    for t in ('row', 'instance'):
+        db.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_v{t[0]} USING fts5vocab(main, fts, '{t}')")
     a = _postings_fast(db, pos, n) or _postings_rows(db, pos, n)
-    return {**a, 'dl': np.bincount(a['idx'], weights=a['tt'].astype(np.float64) + a['tc'], minlength=n), **prefix_postings(a['vocab'], a['off'], a['idx'], a['tt'], a['tc'], n)}
+    return {**a, 'dl': np.bincount(a['idx'], weights=a['tt'].astype(np.float64) + a['tc'], minlength=n),
+            **prefix_postings(a['vocab'], a['off'], a['idx'], a['tt'], a['tc'], n)}
 
 class Postings:
-    "Every indexed term's postings (row position, count in `text`, count in `ctx`), in term order, with row lengths; and each prefix's, summed (`prefix_postings`)."
+    ("Every indexed term's postings (row position, count in `text`, count in `ctx`), in term order, with row lengths; "
+     "and each prefix's, summed (`prefix_postings`).")
     def __init__(self, db, pos: dict, n: int,  # the connection (FTS5 table `fts`), row id -> position, rows
                  arrays: dict | None = None):  # the `postings_arrays`, when already at hand (e.g. memory-mapped)
         a = postings_arrays(db, pos, n) if arrays is None else arrays
         self.vocab, self.off, self.idx, self.tt, self.tc, self.dl, self.n = a['vocab'], a['off'], a['idx'], a['tt'], a['tc'], a['dl'], n
         self.norm = 1.2 * (1 - 0.75 + 0.75 * self.dl / max(self.dl.mean(), 1e-9)) if n else self.dl
-        p = a if 'pidx' in a else prefix_postings(self.vocab, self.off, self.idx, self.tt, self.tc, n)   # arrays made without them: made now
+        # arrays made without them: made now
+        p = a if 'pidx' in a else prefix_postings(self.vocab, self.off, self.idx, self.tt, self.tc, n)
         self.pre, self.poff, self.pidx, self.ptt, self.ptc = p['pre'], p['poff'], p['pidx'], p['ptt'], p['ptc']
-        self.pslot = dict(zip(np.asarray(self.pre).tolist(), range(len(self.pre))))   # a term's position in `vocab` -> its prefix's place in `poff`
+        # a term's position in `vocab` -> its prefix's place in `poff`
+        self.pslot = dict(zip(np.asarray(self.pre).tolist(), range(len(self.pre))))
 
 # %% ../nbs/06b_postings.ipynb #9c3f2a11
-PREFIX_POSTINGS = True   # make and read each prefix's postings, summed (`prefix_postings`); False: none made, none read (every prefix summed at search)
+# make and read each prefix's postings, summed (`prefix_postings`); False: none made, none read (every prefix summed at
+# search)
+PREFIX_POSTINGS = True
 
 def _summed(rows: np.ndarray, w: np.ndarray) -> tuple:
-    "(the distinct `rows`, ascending; the sum of `w` over each, along its first axis), each row's weights added in their order in `w`."
+    ("(the distinct `rows`, ascending; the sum of `w` over each, along its first axis), each row's weights added in "
+     "their order in `w`.")
     if not len(rows): return rows, w
     o = np.argsort(rows, kind='stable'); r = rows[o]
     first = np.flatnonzero(np.concatenate(([True], r[1:] != r[:-1])))
     return r[first], np.add.reduceat(w[o], first)
 
 def _per_row(rows: np.ndarray, w: np.ndarray, n: int) -> tuple:
-    "(the distinct `rows` of `n` whose weights `w` sum to more than 0, ascending; those sums, along `w`'s first axis): counted over every row when the postings are many, sorted when few."
+    ("(the distinct `rows` of `n` whose weights `w` sum to more than 0, ascending; those sums, along `w`'s first "
+     "axis): counted over every row when the postings are many, sorted when few.")
     total = lambda s: s if s.ndim == 1 else s.sum(1)                            # a row's weights, summed
     if 4 * len(rows) > n:                                                     # many: counted over every row
-        s = np.bincount(rows, weights=w, minlength=n) if w.ndim == 1 else np.stack([np.bincount(rows, weights=x, minlength=n) for x in w.T], 1)
+        s = np.bincount(rows, weights=w,
+                        minlength=n) if w.ndim == 1 else np.stack([np.bincount(rows, weights=x, minlength=n) for x in w.T], 1)
         rows = np.flatnonzero(total(s) > 0); return rows, s[rows]
     rows, s = _summed(rows, w)                                                # few: sorted
     keep = total(s) > 0
@@ -108,40 +146,49 @@ def _per_row(rows: np.ndarray, w: np.ndarray, n: int) -> tuple:
 def prefix_postings(vocab: list, off, idx, tt, tc,  # the terms' postings (`postings_arrays`)
                     n: int                           # rows
                    ) -> dict:
-    "For each indexed term that begins others (`pre`: its place in `vocab`), the postings of every term it begins, summed per row, rows ascending (`poff`, `pidx`, `ptt`, `ptc`: as `off`, `idx`, `tt`, `tc` are the terms'); none when `PREFIX_POSTINGS` is off."
+    ("For each indexed term that begins others (`pre`: its place in `vocab`), the postings of every term it begins, "
+     "summed per row, rows ascending (`poff`, `pidx`, `ptt`, `ptc`: as `off`, `idx`, `tt`, `tc` are the terms'); none "
+     "when `PREFIX_POSTINGS` is off.")
     pre, rows, cnt = [], [np.zeros(0, np.int32)], [np.zeros((0, 2))]
     for lo, t in enumerate(vocab if PREFIX_POSTINGS else ()):
         hi = bisect_left(vocab, t + '\U0010ffff', lo)
         if hi - lo < 2: continue                                              # begins no other term
-        a, b = off[lo], off[hi]; r, c = _per_row(np.asarray(idx[a:b]), np.stack([tt[a:b], tc[a:b]], 1).astype(np.float64), n)
+        a, b = off[lo], off[hi]
+        r, c = _per_row(np.asarray(idx[a:b]), np.stack([tt[a:b], tc[a:b]], 1).astype(np.float64), n)
         pre.append(lo); rows.append(r.astype(np.int32)); cnt.append(c)
     c = np.concatenate(cnt)
-    return dict(pre=np.array(pre, np.int32), poff=np.cumsum([0] + [len(r) for r in rows[1:]]).astype(np.int64), pidx=np.concatenate(rows),
+    return dict(pre=np.array(pre, np.int32), poff=np.cumsum([0] + [len(r) for r in rows[1:]]).astype(np.int64),
+                pidx=np.concatenate(rows),
                 ptt=c[:, 0].astype(np.float32), ptc=c[:, 1].astype(np.float32))
 
 @patch
 def range_of(self: Postings, term: str, prefix: bool) -> tuple:
     "The indexed terms `term` matches (with `prefix`, every one it begins), as a range `lo:hi` of `vocab`."
     lo = bisect_left(self.vocab, term)
-    return lo, bisect_left(self.vocab, term + '\U0010ffff') if prefix else lo + (lo < len(self.vocab) and self.vocab[lo] == term)
+    return lo, bisect_left(self.vocab,
+                           term + '\U0010ffff') if prefix else lo + (lo < len(self.vocab) and self.vocab[lo] == term)
 
 @patch
 def postings_of(self: Postings, term: str,  # the term
                 prefix: bool                # every term it begins
                ) -> tuple:
-    "(idx, tt, tc, a, b, one): where `term`'s postings are, `idx[a:b]`; `one` when they are one list, rows ascending (one indexed term's, a prefix's summed, or none), else several terms' to be summed per row."
+    ("(idx, tt, tc, a, b, one): where `term`'s postings are, `idx[a:b]`; `one` when they are one list, rows ascending "
+     "(one indexed term's, a prefix's summed, or none), else several terms' to be summed per row.")
     lo, hi = self.range_of(term, prefix)
-    if PREFIX_POSTINGS and hi - lo > 1 and (j := self.pslot.get(lo)) is not None and self.vocab[lo] == term: return self.pidx, self.ptt, self.ptc, self.poff[j], self.poff[j + 1], True
+    if PREFIX_POSTINGS and hi - lo > 1 and (j := self.pslot.get(lo)) is not None and self.vocab[lo] == term:
+        return self.pidx, self.ptt, self.ptc, self.poff[j], self.poff[j + 1], True
     return self.idx, self.tt, self.tc, self.off[lo], self.off[hi], hi - lo <= 1
 
 
 # %% ../nbs/06b_postings.ipynb #67091802
 def _counts(tt, tc, at, with_ctx: bool) -> np.ndarray:
-    "A term's counts at its postings `at` (a slice or positions), as float64: in the text, or in the text and the context."
+    ("A term's counts at its postings `at` (a slice or positions), as float64: in the text, or in the text and the "
+     "context.")
     return np.add(tt[at], tc[at], dtype=np.float64) if with_ctx else tt[at].astype(np.float64)
 
 def _bm25_part(idf: float, tf: np.ndarray, norm: np.ndarray) -> np.ndarray:
-    "FTS5's bm25 part of a term of idf `idf` in rows holding it `tf` times, whose length norms are `norm` (2.2: FTS5's k1 of 1.2, plus 1)."
+    ("FTS5's bm25 part of a term of idf `idf` in rows holding it `tf` times, whose length norms are `norm` (2.2: "
+     "FTS5's k1 of 1.2, plus 1).")
     return idf * tf * 2.2 / (tf + norm)
 
 @patch
@@ -149,10 +196,12 @@ def term_rows(self: Postings, term: str,  # the term
               prefix: bool,               # count every term it begins
               with_ctx: bool              # count the context column too
              ) -> tuple:
-    "(the rows holding `term`, ascending; its count in each): in `text` or in both columns, every term it begins summed per row with `prefix`."
+    ("(the rows holding `term`, ascending; its count in each): in `text` or in both columns, every term it begins "
+     "summed per row with `prefix`.")
     idx, tt, tc, a, b, one = self.postings_of(term, prefix)
     rows, w = idx[a:b], _counts(tt, tc, slice(a, b), with_ctx)
-    if not one or (rows[1:] <= rows[:-1]).any(): rows, w = _per_row(rows, w, self.n)   # several terms (or rows out of order): summed per row
+    if not one or (rows[1:] <= rows[:-1]).any():
+        rows, w = _per_row(rows, w, self.n)   # several terms (or rows out of order): summed per row
     keep = w > 0
     return (rows, w) if keep.all() else (rows[keep], w[keep])
 
@@ -164,7 +213,9 @@ TERM_CACHE = 4_000_000   # rows of long terms kept per snapshot, most recently u
 
 @patch
 def _compiled_part(self: Postings, term: str, prefix: bool, with_ctx: bool, ks) -> tuple | None:
-    "`_part`'s numbers computed by the compiled kernels `ks`, for a term whose postings are one list (one indexed term's, or a prefix's summed: `postings_of`) as they are; None otherwise, or when they are not as they should be."
+    ("`_part`'s numbers computed by the compiled kernels `ks`, for a term whose postings are one list (one indexed "
+     "term's, or a prefix's summed: `postings_of`) as they are; None otherwise, or when they are not as they should "
+     "be.")
     idx, tt, tc, a, b, one = self.postings_of(term, prefix)
     if not one: return None
     idf = _idf(self.n, int(b - a))
@@ -173,14 +224,16 @@ def _compiled_part(self: Postings, term: str, prefix: bool, with_ctx: bool, ks) 
 
 @patch
 def _keeps(self: Postings, rows: int) -> bool:
-    "Whether a term's parts over this many rows are kept: a term with many rows (the costly ones, and the common ones across queries)."
+    ("Whether a term's parts over this many rows are kept: a term with many rows (the costly ones, and the common "
+     "ones across queries).")
     return 64 * rows > self.n and rows <= TERM_CACHE
 
 _kept_lock = threading.Lock()   # the terms' kept parts are shared by a search's threads
 
 @patch
 def _keep(self: Postings, key: tuple, got: tuple) -> tuple:
-    "Keep a term's parts `got` under `key` (term, prefix, with_ctx), the `TERM_CACHE` most recently used rows at most; `got`."
+    ("Keep a term's parts `got` under `key` (term, prefix, with_ctx), the `TERM_CACHE` most recently used rows at "
+     "most; `got`.")
     with _kept_lock:
         c = self.__dict__.setdefault('_kept', OrderedDict()); old = c.pop(key, None); c[key] = got
         self.__dict__['_held'] = self.__dict__.get('_held', 0) + len(got[0]) - (len(old[0]) if old else 0)
@@ -189,8 +242,10 @@ def _keep(self: Postings, key: tuple, got: tuple) -> tuple:
 
 @patch
 def forget_terms(self: Postings) -> int:
-    "Forget the terms' parts kept so far, and what was learnt of each list (`_plain`), as in a newly opened store (a benchmark's cold start); how many parts."
-    with _kept_lock: self.__dict__['_held'] = 0; self.__dict__.pop('_plain_lists', None); return len(self.__dict__.pop('_kept', {}))
+    ("Forget the terms' parts kept so far, and what was learnt of each list (`_plain`), as in a newly opened store (a "
+     "benchmark's cold start); how many parts.")
+    with _kept_lock:
+        self.__dict__['_held'] = 0; self.__dict__.pop('_plain_lists', None); return len(self.__dict__.pop('_kept', {}))
 
 @patch
 def _part(self: Postings, term: str, prefix: bool, with_ctx: bool, ks=None) -> tuple:
@@ -206,7 +261,8 @@ def _part(self: Postings, term: str, prefix: bool, with_ctx: bool, ks=None) -> t
 
 @patch
 def _parts(self: Postings, terms, prefix: bool, with_ctx: bool, ks=None) -> list:
-    "Per term of `terms`, in order: (its rows, its idf, its bm25 part in each row); by the compiled kernels `ks` where they can."
+    ("Per term of `terms`, in order: (its rows, its idf, its bm25 part in each row); by the compiled kernels `ks` "
+     "where they can.")
     return [self._part(t, prefix, with_ctx, ks) for t in terms]
 
 @patch
@@ -218,12 +274,14 @@ def tally(self: Postings, terms,  # the query's terms
     "(FTS5's bm25 of every row over `terms`, how many of `terms` each row holds)."
     parts = self._parts(terms, prefix, with_ctx)
     if not parts: return np.zeros(self.n), np.zeros(self.n, np.int64) if count else None
-    rows = np.concatenate([p[0] for p in parts])                          # every term's rows, in the terms' order: bincount adds them in that order
+    # every term's rows, in the terms' order: bincount adds them in that order
+    rows = np.concatenate([p[0] for p in parts])
     return np.bincount(rows, weights=np.concatenate([p[2] for p in parts]), minlength=self.n), np.bincount(rows, minlength=self.n) if count else None
 
 def _within(rows: np.ndarray, among: np.ndarray) -> tuple:
     "(where each of `rows` is or would go in the ascending `among`, whether it is there)."
-    at = np.searchsorted(among, rows.astype(among.dtype, copy=False)); ok = at < len(among)   # in `among`'s type: no copy of it
+    at = np.searchsorted(among, rows.astype(among.dtype, copy=False))
+    ok = at < len(among)   # in `among`'s type: no copy of it
     ok[ok] = among[at[ok]] == rows[ok]
     return at, ok
 
@@ -233,13 +291,16 @@ def match(self: Postings, terms,   # the query's terms
           with_ctx: bool,          # count the context column too
           every: bool = False      # only the rows holding every term
          ) -> tuple:
-    "(the rows holding any of `terms` (with `every`: all of them), ascending; their bm25; how many of `terms` each holds): `tally`'s numbers for those rows alone."
+    ("(the rows holding any of `terms` (with `every`: all of them), ascending; their bm25; how many of `terms` each "
+     "holds): `tally`'s numbers for those rows alone.")
     if not every:
         score, held = self.tally(terms, prefix, with_ctx); rows = np.flatnonzero(held)
         return rows, score[rows], held[rows]
     got = [self.postings_of(t, prefix) for t in terms]
-    if terms and all(one and self._plain(idx, tt, tc, a, b)[0] for idx, tt, tc, a, b, one in got): return self._every(got, with_ctx)   # one list each, as `_every` needs
-    parts = self._parts(terms, prefix, with_ctx)              # several terms to sum per row: each term's parts, then intersected
+    if terms and all(one and self._plain(idx, tt, tc, a, b)[0] for idx, tt, tc, a, b, one in got):
+        return self._every(got, with_ctx)   # one list each, as `_every` needs
+    # several terms to sum per row: each term's parts, then intersected
+    parts = self._parts(terms, prefix, with_ctx)
     rows = min((p[0] for p in parts), key=len, default=np.arange(self.n))
     for p in parts: rows = rows[_within(rows, p[0])[1]]       # intersected, starting from the rarest term
     score = np.zeros(len(rows))
@@ -249,24 +310,34 @@ def match(self: Postings, terms,   # the query's terms
 
 @patch
 def _plain(self: Postings, idx, tt, tc, a: int, b: int) -> tuple:
-    "(whether a term's postings `a:b` have rows ascending and a count in every row, the rows that count it in the text alone): worked out the first time, then remembered, since a common term's list is long and comes back query after query."
+    ("(whether a term's postings `a:b` have rows ascending and a count in every row, the rows that count it in the "
+     "text alone): worked out the first time, then remembered, since a common term's list is long and comes back "
+     "query after query.")
     c, k = self.__dict__.setdefault('_plain_lists', {}), (idx is self.pidx, int(a), int(b))
-    if k not in c: c[k] = (not (np.diff(idx[a:b]) <= 0).any() and bool((_counts(tt, tc, slice(a, b), True) > 0).all()), int(np.count_nonzero(tt[a:b])))
+    if k not in c:
+        c[k] = (not (np.diff(idx[a:b]) <= 0).any() and bool((_counts(tt, tc, slice(a, b), True) > 0).all()),
+                int(np.count_nonzero(tt[a:b])))
     return c[k]
 
 @patch
 def _every(self: Postings, got: list,  # each term's postings, one list with rows ascending (`postings_of`)
            with_ctx: bool               # count the context column too
           ) -> tuple:
-    "`match`'s numbers with `every`, from the terms' row ids: intersected first, so a common term's count and bm25 part are worked out for the rows left, not for every row that holds it."
+    ("`match`'s numbers with `every`, from the terms' row ids: intersected first, so a common term's count and bm25 "
+     "part are worked out for the rows left, not for every row that holds it.")
     rows = None
-    for idx, _, _, a, b, _ in sorted(got, key=lambda g: g[4] - g[3]):              # intersected, starting from the rarest term
+    # intersected, starting from the rarest term
+    for idx, _, _, a, b, _ in sorted(got, key=lambda g: g[4] - g[3]):
         rows = np.asarray(idx[a:b], np.int32) if rows is None else rows[_within(rows, idx[a:b])[1]]
-    ws = [_counts(tt, tc, a + np.searchsorted(idx[a:b], rows), with_ctx) for idx, tt, tc, a, b, _ in got]   # as `term_rows` counts
-    held = np.logical_and.reduce([w > 0 for w in ws])                                # a row holds a term only where it counts (its text alone, without the context)
+    # as `term_rows` counts
+    ws = [_counts(tt, tc, a + np.searchsorted(idx[a:b], rows), with_ctx) for idx, tt, tc, a, b, _ in got]
+    # a row holds a term only where it counts (its text alone, without the context)
+    held = np.logical_and.reduce([w > 0 for w in ws])
     rows, score = rows[held], np.zeros(int(held.sum()))
-    for (idx, tt, tc, a, b, _), w in zip(got, ws):                                   # added in the terms' order, as `tally` adds them
-        df = b - a if with_ctx else self._plain(idx, tt, tc, a, b)[1]                # the rows that count it, as `_part`'s idf counts them
+    # added in the terms' order, as `tally` adds them
+    for (idx, tt, tc, a, b, _), w in zip(got, ws):
+        # the rows that count it, as `_part`'s idf counts them
+        df = b - a if with_ctx else self._plain(idx, tt, tc, a, b)[1]
         score += _bm25_part(_idf(self.n, int(df)), w[held], self.norm[rows])
     return rows, score, np.full(len(rows), len(got), np.int64)
 
@@ -278,7 +349,8 @@ def held_by(self: Postings, terms,  # the query's terms
            ) -> np.ndarray:
     "How many of `terms` each of `rows` holds (`tally`'s count for those rows alone)."
     rows = np.asarray(rows, np.int64)
-    return sum((_within(rows, p[0])[1].astype(np.int64) for p in self._parts(terms, prefix, with_ctx)), np.zeros(len(rows), np.int64))
+    return sum((_within(rows, p[0])[1].astype(np.int64) for p in self._parts(terms, prefix, with_ctx)),
+               np.zeros(len(rows), np.int64))
 
 @patch
 def bm25(self: Postings, terms,  # the query's terms

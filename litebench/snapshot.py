@@ -25,7 +25,8 @@ PATH_SEP = ' › '   # a heading path joined into a context (the tree store's)
 def path_col(path,     # the chunk's path
              ctx: str  # its context
             ) -> str | None:
-    "The path as stored: None when the context is the path joined by `PATH_SEP` (it is read back from the context), else JSON."
+    ("The path as stored: None when the context is the path joined by `PATH_SEP` (it is read back from the context), "
+     "else JSON.")
     return None if path and ctx.split(PATH_SEP) == list(path) else json.dumps(path)
 
 def path_of(col: str | None, ctx: str) -> tuple:
@@ -47,11 +48,14 @@ def read_chunks(db,           # a connection to the store
 CACHE_FORMAT = 2   # the layout of a snapshot's files; another layout is never read (2: with the prefixes' postings)
 
 class Snapshot:
-    "One version of a store in memory: chunk positions, vectors, keyword postings, read in one transaction (or mapped from files saved for that version)."
+    ("One version of a store in memory: chunk positions, vectors, keyword postings, read in one transaction (or "
+     "mapped from files saved for that version).")
     def __init__(self, store, version: str | None):
         self.version, self.path, self.wins, self._lock = version, store.path, {}, threading.Lock()
-        self._db = store._view(version)               # a connection of the snapshot's own, held at this version; None: read eagerly
-        if self._db is not None: weakref.finalize(self, self._db.close)   # closed explicitly (a connection merely freed leaves its WAL file)
+        # a connection of the snapshot's own, held at this version; None: read eagerly
+        self._db = store._view(version)
+        if self._db is not None:
+            weakref.finalize(self, self._db.close)   # closed explicitly (a connection merely freed leaves its WAL file)
         db = self._db or store.db
         self.digest = db.execute('SELECT count(*), coalesce(sum(id), 0), coalesce(max(id), 0) FROM chunks').fetchone()
         a, self.hnsw = self.load(store) if self._db is not None else None, None
@@ -62,7 +66,8 @@ class Snapshot:
         self._index(store, a)
 
     def _index(self, store, a: dict, early: bool = False):
-        "Above `exact_below` rows, the HNSW indexes over the vectors of `a`, the default leg's made now (`early`: begun on another thread, while the postings are read), the other on first use."
+        ("Above `exact_below` rows, the HNSW indexes over the vectors of `a`, the default leg's made now (`early`: "
+         "begun on another thread, while the postings are read), the other on first use.")
         if len(a['ids']) < store.exact_below: return
         if self.hnsw is None: self.hnsw = Indexes(store, self.version, a['V'], a['C'])
         if early: self.hnsw.start('ctx')
@@ -75,15 +80,19 @@ class Snapshot:
         rows = db.execute('SELECT id, doc, p0, p1, start, "end", vec, cvec FROM chunks ORDER BY id').fetchall()
         docs = sorted({r[1] for r in rows}); code = {d: i for i, d in enumerate(docs)}
         col = lambda i, dt=np.int64: np.array([r[i] for r in rows], dt)
-        a = dict(ids=col(0), doc=np.array([code[r[1]] for r in rows], np.int32), p0=col(2), p1=col(3), start=col(4), end=col(5), docs=docs)
+        a = dict(ids=col(0), doc=np.array([code[r[1]] for r in rows], np.int32), p0=col(2), p1=col(3), start=col(4),
+                 end=col(5), docs=docs)
         a['V'] = np.frombuffer(b''.join(r[6] for r in rows), np.float32).reshape(len(rows), -1) if rows else np.zeros((0, 0), np.float32)
-        a['C'] = a['V'] if all(r[7] is None for r in rows) else np.frombuffer(b''.join(r[7] or r[6] for r in rows), np.float32).reshape(len(rows), -1)   # no context anywhere: one matrix
+        # no context anywhere: one matrix
+        a['C'] = a['V'] if all(r[7] is None for r in rows) else np.frombuffer(b''.join(r[7] or r[6] for r in rows), np.float32).reshape(len(rows), -1)
         if meanwhile is not None: meanwhile(a)
         try: return {**a, **postings_arrays(db, dict(zip(a['ids'].tolist(), range(len(rows)))), len(rows))}
-        except KeyError as e: raise StoreError(f'{self.path}: keyword index row {e.args[0]} has no chunk; open the store writable to rebuild its index') from None
+        except KeyError as e:
+            raise StoreError(f'{self.path}: keyword index row {e.args[0]} has no chunk; open the store writable to rebuild its index') from None
 
     def use(self, a: dict, db):
-        "Take the arrays `a` as this snapshot's; the chunk records come from `db` now (eagerly) or on first use (a snapshot with its own connection)."
+        ("Take the arrays `a` as this snapshot's; the chunk records come from `db` now (eagerly) or on first use (a "
+         "snapshot with its own connection).")
         self.ids, self.n = a['ids'], len(a['ids'])
         self.pos = dict(zip(self.ids.tolist(), range(self.n)))
         self.code, self.doc = a['doc'], np.array(a['docs'])[a['doc']] if self.n else np.array([])
@@ -91,7 +100,9 @@ class Snapshot:
         self.postings = Postings(None, self.pos, self.n, a)
         self.df = dict(zip(self.postings.vocab, np.diff(self.postings.off).tolist()))   # rows holding each term
         if self._db is not None: self._bykey = {}; self.chunks = Rows(self)
-        else: self.chunks = self._read_chunks(db); self._bykey = {(c.doc, c.start, c.end, c.node): j for j, c in enumerate(self.chunks)}
+        else:
+            self.chunks = self._read_chunks(db)
+            self._bykey = {(c.doc, c.start, c.end, c.node): j for j, c in enumerate(self.chunks)}
 
     def _read_chunks(self, db, ids=None) -> list:
         "The `Chunk`s of row `ids` (all: in id order), read from `db`."
@@ -102,7 +113,8 @@ class Snapshot:
         with self._lock: return self._db.execute(sql, args).fetchall()
 
     def keep(self, store):
-        "Save this version's arrays beside the store (`save`) unless they are there whole; a snapshot that reads eagerly saves nothing."
+        ("Save this version's arrays beside the store (`save`) unless they are there whole; a snapshot that reads "
+         "eagerly saves nothing.")
         if self._db is not None and not store.readonly and self.load(store) is None: self.save(store, self._a)
 
     def pos_of(self, c: Chunk) -> int:
@@ -115,8 +127,11 @@ class Snapshot:
 
 # %% ../nbs/06e_snapshot.ipynb #5a11c0de
 class Rows:
-    "A snapshot's chunk records, read from its own connection on first use and kept: a sequence of `Chunk`s in row order."
-    def __init__(self, m: Snapshot):   # what it reads with, not the snapshot itself: no cycle, so a snapshot no longer used is freed at once, and its connection closed
+    ("A snapshot's chunk records, read from its own connection on first use and kept: a sequence of `Chunk`s in row "
+     "order.")
+    # what it reads with, not the snapshot itself: no cycle, so a snapshot no longer used is freed at once, and its
+    # connection closed
+    def __init__(self, m: Snapshot):
         self.db, self.lock, self.ids, self.n, self.bykey, self.got = m._db, m._lock, m.ids, m.n, m._bykey, {}
     def __len__(self): return self.n
     def __getitem__(self, j):
@@ -128,7 +143,8 @@ class Rows:
         self.fetch(range(self.n)); return (self.got[j] for j in range(self.n))
     def fetch(self, js):
         "Read the records of positions `js` not yet read, in one query."
-        js = sorted(j for j in {int(j) for j in js} if j not in self.got)      # in row order: all of them are read in one ordered scan (a set minus `got.keys()` would walk every kept record)
+        # in row order: all of them are read in one ordered scan (a set minus `got.keys()` would walk every kept record)
+        js = sorted(j for j in {int(j) for j in js} if j not in self.got)
         if not js: return
         with self.lock: cs = read_chunks(self.db, self.ids, None if len(js) == self.n else self.ids[js].tolist())
         for j, c in zip(js, cs): self.got[j] = c; self.bykey[(c.doc, c.start, c.end, c.node)] = j
@@ -145,8 +161,11 @@ def folder(self: Snapshot) -> Path:
     return Path(f'{self.path}.{self.version}.snapshot')
 
 def _stored(k: str, x: np.ndarray) -> np.ndarray:
-    "The array `x` as saved under the name `k`: term counts (`tt`, `tc`, and the prefixes' `ptt`, `ptc`) as 16-bit integers when they fit (the same numbers in half the bytes)."
-    if k in ('tt', 'tc', 'ptt', 'ptc') and (not x.size or 0 <= x.min() and x.max() < 2**15 and (x == np.floor(x)).all()): return x.astype(np.uint16)
+    ("The array `x` as saved under the name `k`: term counts (`tt`, `tc`, and the prefixes' `ptt`, `ptc`) as 16-bit "
+     "integers when they fit (the same numbers in half the bytes).")
+    if k in ('tt', 'tc', 'ptt',
+             'ptc') and (not x.size or 0 <= x.min() and x.max() < 2**15 and (x == np.floor(x)).all()):
+        return x.astype(np.uint16)
     return x
 
 def _manifest(m: Snapshot) -> dict:
@@ -154,17 +173,22 @@ def _manifest(m: Snapshot) -> dict:
 
 @patch
 def save(self: Snapshot, store, a: dict):
-    "Save the arrays `a` of this version beside the store: written into a temporary folder, renamed whole, older versions' folders removed; a failure to write leaves none."
+    ("Save the arrays `a` of this version beside the store: written into a temporary folder, renamed whole, older "
+     "versions' folders removed; a failure to write leaves none.")
     if not a['ids'].size: return
     tmp = self.folder.with_name(f'{self.folder.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp')
     try:
         tmp.mkdir(); files = {}
         for k, x in a.items():
-            if isinstance(x, list) or k == 'C' and x is a['V']: continue       # a matrix that is the other one is saved once
-            x = _stored(k, x); np.save(tmp / f'{k}.npy', np.ascontiguousarray(x)); files[k] = [list(x.shape), x.dtype.str, (tmp / f'{k}.npy').stat().st_size]
+            if isinstance(x, list) or k == 'C' and x is a['V']:
+                continue       # a matrix that is the other one is saved once
+            x = _stored(k, x)
+            np.save(tmp / f'{k}.npy', np.ascontiguousarray(x))
+            files[k] = [list(x.shape), x.dtype.str, (tmp / f'{k}.npy').stat().st_size]
         (tmp / 'lists.json').write_text(json.dumps({k: x for k, x in a.items() if isinstance(x, list)}))
         files['lists'] = [[], 'json', (tmp / 'lists.json').stat().st_size]
-        (tmp / 'manifest.json').write_text(json.dumps({**_manifest(self), 'files': files, 'C_is_V': a['C'] is a['V']}))   # written last, read first
+        # written last, read first
+        (tmp / 'manifest.json').write_text(json.dumps({**_manifest(self), 'files': files, 'C_is_V': a['C'] is a['V']}))
         if self.folder.exists(): shutil.rmtree(self.folder)                               # a broken one: replaced
         os.replace(tmp, self.folder)
     except OSError: shutil.rmtree(tmp, ignore_errors=True); return   # a full disk, or another process saved it first
@@ -173,7 +197,8 @@ def save(self: Snapshot, store, a: dict):
 
 @patch
 def load(self: Snapshot, store) -> dict | None:
-    "This version's saved arrays, memory-mapped, when the manifest names this version and these rows and every file has its size, shape and type; else None."
+    ("This version's saved arrays, memory-mapped, when the manifest names this version and these rows and every file "
+     "has its size, shape and type; else None.")
     f = self.folder
     try:
         man = json.loads((f / 'manifest.json').read_text())
@@ -183,8 +208,10 @@ def load(self: Snapshot, store) -> dict | None:
             if (f / f'{k}.{"json" if k == "lists" else "npy"}').stat().st_size != size: return None
             if k == 'lists': a.update(json.loads((f / 'lists.json').read_text())); continue
             a[k] = np.load(f / f'{k}.npy', mmap_mode='r' if math.prod(shape) else None, allow_pickle=False)
-            if isinstance(a[k], np.memmap): a[k] = a[k].view(np.ndarray)        # still mapped; a plain array slices faster
+            if isinstance(a[k], np.memmap):
+                a[k] = a[k].view(np.ndarray)        # still mapped; a plain array slices faster
             if list(a[k].shape) != shape or a[k].dtype.str != dt: return None
         if man.get('C_is_V') and 'V' in a: a['C'] = a['V']
-        return a if {'ids', 'V', 'C', 'off', 'idx', 'docs', 'vocab', 'pre', 'poff', 'pidx', 'ptt', 'ptc'} <= set(a) else None
+        return a if {'ids', 'V', 'C', 'off', 'idx', 'docs', 'vocab', 'pre', 'poff', 'pidx', 'ptt',
+                     'ptc'} <= set(a) else None
     except (OSError, ValueError, KeyError, TypeError): return None

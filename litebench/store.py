@@ -4,19 +4,18 @@
 
 # %% ../nbs/06_store.ipynb #41f914a6
 from __future__ import annotations
-import json, math, sqlite3, uuid, warnings
+import json, sqlite3, uuid, warnings
 from fastcore.basics import patch
 from contextlib import contextmanager
 from pathlib import Path
 import numpy as np
 from .core import Hit, text_hash
-from .encode import one_thread, window_of
 from . import keyword
 from .fusion import rrf, minmax, tier_by_held
-from .terms import TOKENIZE, KEYWORD_FORMAT, StoreError, index_text, index_functions, index_tokens, query_terms, common_terms, lexical
-from .vectors import Windows, windows_of
+from .terms import TOKENIZE, KEYWORD_FORMAT, StoreError, index_text, index_functions
+from .vectors import windows, _pooled
 from .snapshot import Snapshot, Rows, _key, _blob, path_col
-from .legs import _search_args, _fts5, _keyword, _vector, _kw_fts5, _legs, _hashable
+from .legs import _search_args, _fts5, _keyword, _vector, _kw_fts5, _legs, _hashable, keyword_mode, _qvec, _rerank
 
 # %% auto #0
 __all__ = ['PAGE_SIZE', 'FTS_AUTOMERGE', 'FlatStore', 'SyncReport']
@@ -34,8 +33,11 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, ctx, content='chunks_ix'
 CREATE VIRTUAL TABLE IF NOT EXISTS fts_v USING fts5vocab(fts, 'row');
 '''   # the keyword index: its content the chunks as `index_text` folds them (computed, never stored)
 
-PAGE_SIZE = 16384  # SQLite page size of a new store: a row with its two vectors fills a 4 KB page alone, five share a 16 KB one
-FTS_AUTOMERGE = 16 # FTS5's `automerge` of a writable store: a level's segments are merged once 16 are there (FTS5's default: 4), so a build rewrites its terms fewer times
+# SQLite page size of a new store: a row with its two vectors fills a 4 KB page alone, five share a 16 KB one
+PAGE_SIZE = 16384
+# FTS5's `automerge` of a writable store: a level's segments are merged once 16 are there (FTS5's default: 4), so a
+# build rewrites its terms fewer times
+FTS_AUTOMERGE = 16
 
 
 # %% ../nbs/06_store.ipynb #f7f4dde4
@@ -49,11 +51,15 @@ class FlatStore:
         self.path, self.encoder, self.exact_below, self.readonly, self.timeout = str(path), encoder, exact_below, readonly, timeout
         uri = f'file:{self.path}?mode=ro' if readonly else self.path
         if readonly and not Path(self.path).exists(): raise StoreError(f'{self.path}: no such store')
-        self.db = index_functions(sqlite3.connect(uri, uri=readonly, timeout=timeout, check_same_thread=False, isolation_level=None))
+        self.db = index_functions(sqlite3.connect(uri, uri=readonly, timeout=timeout, check_same_thread=False,
+                                                  isolation_level=None))
         self._mem, self._wrote, self._writing, self._closing = None, False, False, False
         if not readonly:
             self.db.execute(f'PRAGMA page_size={PAGE_SIZE}')   # takes effect only in a new file
-            if self.path != ':memory:': self.db.execute('PRAGMA journal_mode=WAL'); self.db.execute('PRAGMA synchronous=NORMAL')  # WAL + NORMAL: a crash never corrupts, a commit costs no fsync
+            if self.path != ':memory:':
+                self.db.execute('PRAGMA journal_mode=WAL')
+                # WAL + NORMAL: a crash never corrupts, a commit costs no fsync
+                self.db.execute('PRAGMA synchronous=NORMAL')
             self._migrate(); self.db.executescript(_SCHEMA + _KEYWORDS); self._stamp(); self._merging()
         self.db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_vi USING fts5vocab(main, fts, 'instance')")
         self._check_encoder(); self._check_keywords(); self._check_fts()
@@ -70,14 +76,20 @@ class FlatStore:
 
     @property
     def _saves(self) -> bool:
-        "Whether a snapshot read now is saved beside the file: not after this process's own writes (until `close`), never read-only."
+        ("Whether a snapshot read now is saved beside the file: not after this process's own writes (until `close`), "
+         "never read-only.")
         return not self.readonly and (not self._wrote or self._closing)
     def close(self):
-        "Close the file; a writable store first leaves its current version's search files (`Snapshot.save`, the HNSW index) beside it."
+        ("Close the file; a writable store first leaves its current version's search files (`Snapshot.save`, the HNSW "
+         "index) beside it.")
         try:
             if self._wrote and not self.readonly and self.path != ':memory:': self._closing = True; self.mem.keep(self)
-        except StoreError: pass                       # a store that cannot be read leaves nothing; its next open says why
-        finally: self.db.close(); self._mem = None    # the snapshot, once no caller holds it, closes its connection: the last one removes the WAL file
+        except StoreError:
+            pass                       # a store that cannot be read leaves nothing; its next open says why
+        finally:
+            self.db.close()
+            # the snapshot, once no caller holds it, closes its connection: the last one removes the WAL file
+            self._mem = None
 
 # %% ../nbs/06_store.ipynb #3f0e2b6d
 @patch
@@ -87,14 +99,16 @@ def writing(self: FlatStore):
     self.db.execute('BEGIN IMMEDIATE'); self._writing = True
     try:
         yield self.db
-        self.db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (uuid.uuid4().hex,))   # any change gets a new version
+        # any change gets a new version
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (uuid.uuid4().hex,))
         self.db.execute('COMMIT'); self._wrote = True
     except BaseException: self.db.execute('ROLLBACK'); raise
     finally: self._mem, self._writing = None, False
 
 @patch
 def fts_check(self: FlatStore) -> tuple:
-    "(chunks, keyword index rows, index rows without a chunk): the index agrees with the chunks when the first two are equal and the last is 0."
+    ("(chunks, keyword index rows, index rows without a chunk): the index agrees with the chunks when the first two "
+     "are equal and the last is 0.")
     return self.db.execute('SELECT (SELECT count(*) FROM chunks), (SELECT count(*) FROM fts_docsize), (SELECT count(*) FROM fts_docsize WHERE id NOT IN (SELECT id FROM chunks))').fetchone()
 
 @patch
@@ -108,34 +122,44 @@ def _check_fts(self: FlatStore):
 
 @patch
 def _merging(self: FlatStore):
-    "Give the keyword index FTS5's `automerge` of `FTS_AUTOMERGE` (kept in its own `fts_config` table), unless it has it: a setting, not a change of content, so no new version."
+    ("Give the keyword index FTS5's `automerge` of `FTS_AUTOMERGE` (kept in its own `fts_config` table), unless it "
+     "has it: a setting, not a change of content, so no new version.")
     if self.db.execute("SELECT v FROM fts_config WHERE k='automerge'").fetchone() != (FTS_AUTOMERGE,):
         try: self.db.execute("INSERT INTO fts(fts, rank) VALUES ('automerge', ?)", (FTS_AUTOMERGE,))
-        except sqlite3.OperationalError: pass   # a file this process cannot write, or another writer holding it past `timeout`: the setting only makes merges rarer, so the store opens without it
+        except sqlite3.OperationalError:
+            # a file this process cannot write, or another writer holding it past `timeout`: the setting only makes
+            # merges rarer, so the store opens without it
+            pass
 
 @patch
 def keyword_format(self: FlatStore) -> str | None:
-    "What the keyword index holds (`KEYWORD_FORMAT`): '1', a copy of the text; '2', the text of `chunks` as written; '3', `index_text` of it; None before the index is made."
+    ("What the keyword index holds (`KEYWORD_FORMAT`): '1', a copy of the text; '2', the text of `chunks` as written; "
+     "'3', `index_text` of it; None before the index is made.")
     r = self.db.execute("SELECT sql FROM sqlite_master WHERE name='fts'").fetchone()
     return None if r is None else self._meta('keywords') or ('2' if "content='chunks'" in r[0] else '1')
 
 @patch
 def _stamp(self: FlatStore):
-    "Record the keyword format of a new store's index (made by this code): a fact about the file, not a change of content, so no new version."
-    if self._meta('keywords') is None: self.db.execute("INSERT OR IGNORE INTO meta VALUES ('keywords', ?)", (KEYWORD_FORMAT,))
+    ("Record the keyword format of a new store's index (made by this code): a fact about the file, not a change of "
+     "content, so no new version.")
+    if self._meta('keywords') is None:
+        self.db.execute("INSERT OR IGNORE INTO meta VALUES ('keywords', ?)", (KEYWORD_FORMAT,))
 
 @patch
 def _check_keywords(self: FlatStore):
     f = self.keyword_format()
-    if f not in (None, KEYWORD_FORMAT): raise StoreError(f'{self.path}: its keyword index is format {f}, made by an older litebench (words broken at line ends, '
+    if f not in (None, KEYWORD_FORMAT):
+        raise StoreError(f'{self.path}: its keyword index is format {f}, made by an older litebench (words broken at line ends, '
                                                          f'NFKC forms and scripts without spaces not folded); open it writable once to rebuild the index as format {KEYWORD_FORMAT}')
 
 @patch
 def _migrate(self: FlatStore):
-    "A store of an older keyword format (1: the index kept its own copy of the text; 2: it read the text as written) made the current one: the index rebuilt from the chunks through `index_text`."
+    ("A store of an older keyword format (1: the index kept its own copy of the text; 2: it read the text as written) "
+     "made the current one: the index rebuilt from the chunks through `index_text`.")
     if self.keyword_format() in (None, KEYWORD_FORMAT): return
     with self.writing() as db:
-        if self.keyword_format() == KEYWORD_FORMAT: return                   # another writer migrated it while this one waited for the lock
+        if self.keyword_format() == KEYWORD_FORMAT:
+            return                   # another writer migrated it while this one waited for the lock
         db.execute('DROP TABLE IF EXISTS fts_v'); db.execute('DROP TABLE fts')
         for sql in _KEYWORDS.split(';'):
             if sql.strip(): db.execute(sql)
@@ -152,7 +176,8 @@ class SyncReport(dict):
 # %% ../nbs/06_store.ipynb #ac390633
 @patch
 def _embed(self: FlatStore, texts: list) -> np.ndarray:
-    if self.encoder is None: raise StoreError(f'{self.path}: this store was opened without an encoder, so it cannot embed')
+    if self.encoder is None:
+        raise StoreError(f'{self.path}: this store was opened without an encoder, so it cannot embed')
     return self.encoder.encode(texts) if texts else np.zeros((0, 0), np.float32)
 
 @patch
@@ -163,15 +188,18 @@ def _insert(self: FlatStore, rows: list):
 def _diff(self: FlatStore, want: dict, scope) -> tuple:
     "What the store has, the ids `want` removes, and the rows it adds or changes: (have, gone, todo)."
     sql, args = 'SELECT id, key, hash, doc FROM chunks', ()
-    if scope is not None:                                 # the documents in scope, and any key `want` names: a write costs its documents, not the store
-        sql += ' WHERE doc IN (SELECT value FROM json_each(?)) OR key IN (SELECT value FROM json_each(?))'; args = (json.dumps(sorted(scope)), json.dumps(list(want)))
+    # the documents in scope, and any key `want` names: a write costs its documents, not the store
+    if scope is not None:
+        sql += ' WHERE doc IN (SELECT value FROM json_each(?)) OR key IN (SELECT value FROM json_each(?))'
+        args = (json.dumps(sorted(scope)), json.dumps(list(want)))
     have = {k: (i, h, d) for i, k, h, d in self.db.execute(sql, args)}
     gone = [i for k, (i, h, d) in have.items() if k not in want and (scope is None or d in scope)]
     return have, gone, [(k, c, x, h) for k, (c, x, h) in want.items() if k not in have or have[k][1] != h]
 
 @patch
 def _vectors(self: FlatStore, todo: list, vecs: dict) -> int:
-    "Embed the rows of `todo` whose hash is not yet in `vecs` (hash -> (text vector, context vector or None)); the number of texts embedded."
+    ("Embed the rows of `todo` whose hash is not yet in `vecs` (hash -> (text vector, context vector or None)); the "
+     "number of texts embedded.")
     new = {h: (c, x) for _, c, x, h in todo if h not in vecs}
     V = self._embed([c.text for c, _ in new.values()])
     wx = [h for h, (c, x) in new.items() if x]
@@ -184,13 +212,18 @@ def _vectors(self: FlatStore, todo: list, vecs: dict) -> int:
 @patch
 def _write(self: FlatStore, have: dict, gone: list, todo: list, vecs: dict):
     "Delete the rows that are gone or changed, insert the new ones with their keyword rows."
-    rows = [(k, h, c.doc, c.pages[0], c.pages[1], c.start, c.end, c.text, c.node, path_col(c.path, x), x, _blob(vecs[h][0]), None if vecs[h][1] is None else _blob(vecs[h][1]))
+    rows = [(k, h, c.doc, c.pages[0], c.pages[1], c.start, c.end, c.text, c.node, path_col(c.path, x), x,
+             _blob(vecs[h][0]), None if vecs[h][1] is None else _blob(vecs[h][1]))
             for k, c, x, h in todo]
     stale = [(i,) for i in gone + [have[k][0] for k, *_ in todo if k in have]]
-    self.db.executemany('DELETE FROM fts WHERE rowid=?', stale); self.db.executemany('DELETE FROM chunks WHERE id=?', stale)
+    self.db.executemany('DELETE FROM fts WHERE rowid=?', stale)
+    self.db.executemany('DELETE FROM chunks WHERE id=?', stale)
     self._insert(rows)
-    ids = dict(self.db.execute('SELECT key, id FROM chunks WHERE key IN (SELECT value FROM json_each(?))', (json.dumps([r[0] for r in rows]),)))
-    self.db.executemany('INSERT INTO fts(rowid, text, ctx) VALUES (?,?,?)', [(ids[r[0]], index_text(r[7]), None if r[10] is None else index_text(r[10])) for r in rows])   # what the view `chunks_ix` gives
+    ids = dict(self.db.execute('SELECT key, id FROM chunks WHERE key IN (SELECT value FROM json_each(?))',
+                               (json.dumps([r[0] for r in rows]),)))
+    # what the view `chunks_ix` gives
+    self.db.executemany('INSERT INTO fts(rowid, text, ctx) VALUES (?,?,?)',
+                        [(ids[r[0]], index_text(r[7]), None if r[10] is None else index_text(r[10])) for r in rows])
 
 @patch
 def sync(self: FlatStore, chunks,  # every `Chunk` the store (or `scope`) should hold
@@ -198,19 +231,24 @@ def sync(self: FlatStore, chunks,  # every `Chunk` the store (or `scope`) should
          scope=None,               # only these documents are replaced; None: the whole store
          also=None                 # a function of the db, run in the same transaction
         ) -> SyncReport:
-    "Make the store hold exactly `chunks` (within the documents in `scope`, if given); embed only what changed. `also(db)` runs inside the same transaction."
+    ("Make the store hold exactly `chunks` (within the documents in `scope`, if given); embed only what changed. "
+     "`also(db)` runs inside the same transaction.")
     if self.readonly: raise StoreError(f'{self.path}: opened read-only')
     chunks = list(chunks); ctxs = [''] * len(chunks) if ctxs is None else list(ctxs)
     if len(ctxs) != len(chunks): raise ValueError(f'{len(chunks)} chunks but {len(ctxs)} contexts')
     want = {_key(c): (c, x, text_hash('\x1f'.join((c.text, x, json.dumps(c.path))))) for c, x in zip(chunks, ctxs)}
-    vecs = {}; embedded = self._vectors(self._diff(want, scope)[2], vecs)   # embedded before the lock, from the state seen now
+    vecs = {}
+    embedded = self._vectors(self._diff(want, scope)[2], vecs)   # embedded before the lock, from the state seen now
     with self.writing() as db:
-        have, gone, todo = self._diff(want, scope)                           # the diff that is written: taken under the lock
+        # the diff that is written: taken under the lock
+        have, gone, todo = self._diff(want, scope)
         embedded += self._vectors(todo, vecs)                                 # what another writer changed meanwhile
         self._write(have, gone, todo, vecs)
         if also is not None: also(db)
-        if self.encoder is not None: db.execute("INSERT OR REPLACE INTO meta VALUES ('encoder', ?)", (self.encoder.fingerprint,))
-    return SyncReport(added=sum(k not in have for k, *_ in todo), updated=sum(k in have for k, *_ in todo), removed=len(gone),
+        if self.encoder is not None:
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('encoder', ?)", (self.encoder.fingerprint,))
+    return SyncReport(added=sum(k not in have for k, *_ in todo), updated=sum(k in have for k, *_ in todo),
+                      removed=len(gone),
                       unchanged=len(want) - len(todo), embedded=embedded)
 
 
@@ -226,7 +264,8 @@ def reading(self: FlatStore, mem: Snapshot | None = None):
     try:
         if mem is None or own:
             v = self._meta('version')
-            if mem is not None and mem.version != v: raise StoreError(f'{self.path}: the store changed since this snapshot was read')
+            if mem is not None and mem.version != v:
+                raise StoreError(f'{self.path}: the store changed since this snapshot was read')
             if mem is None and (self._mem is None or self._mem.version != v): self._mem = self.snapshot_type(self, v)
             mem = mem or self._mem
         yield mem
@@ -241,11 +280,15 @@ def mem(self: FlatStore) -> Snapshot:
 # %% ../nbs/06_store.ipynb #5a11c0e9
 @patch
 def _view(self: FlatStore, version: str | None):
-    "A read-only connection of its own, its read transaction open at `version`; None for a store in memory, during a write, outside WAL mode, or when a writer committed since."
+    ("A read-only connection of its own, its read transaction open at `version`; None for a store in memory, during a "
+     "write, outside WAL mode, or when a writer committed since.")
     if self.path == ':memory:' or version is None or self._writing: return None
-    db = index_functions(sqlite3.connect(f'file:{self.path}{"?mode=ro" if self.readonly else ""}', uri=True, timeout=self.timeout, check_same_thread=False, isolation_level=None))   # it only reads, but is not read-only unless the store is: whichever connection closes last removes the WAL file
+    # it only reads, but is not read-only unless the store is: whichever connection closes last removes the WAL file
+    db = index_functions(sqlite3.connect(f'file:{self.path}{"?mode=ro" if self.readonly else ""}', uri=True,
+                                         timeout=self.timeout, check_same_thread=False, isolation_level=None))
     try:
-        if db.execute('PRAGMA journal_mode').fetchone()[0] != 'wal': db.close(); return None   # a held reader would block writers
+        if db.execute('PRAGMA journal_mode').fetchone()[0] != 'wal':
+            db.close(); return None   # a held reader would block writers
         db.execute('BEGIN')
         if db.execute("SELECT v FROM meta WHERE k='version'").fetchone() == (version,): return db
     except sqlite3.Error: pass
@@ -254,27 +297,8 @@ def _view(self: FlatStore, version: str | None):
 
 # %% ../nbs/06_store.ipynb #b0f00064
 FlatStore._fts5, FlatStore._keyword, FlatStore._vector, FlatStore._kw_fts5 = _fts5, _keyword, _vector, _kw_fts5
-
-# %% ../nbs/06_store.ipynb #4d6c0b2a
-@patch
-def _qvec(self: FlatStore, q: str, qvec, m: Snapshot) -> np.ndarray:
-    "The query's vector: `qvec`, checked against the store's dimension, or `q` embedded."
-    qv = np.asarray(self._embed([q])[0] if qvec is None else qvec, dtype=np.float32)
-    dim = m.V.shape[1] if m.n else getattr(self.encoder, 'dim', None)
-    if qv.ndim != 1 or dim is not None and len(qv) != dim: raise ValueError(f'qvec must be a vector of {dim} numbers (the store\'s dimension), got shape {qv.shape}')
-    if not np.isfinite(qv).all(): raise ValueError('qvec must be finite')
-    return qv
-
-# %% ../nbs/06_store.ipynb #6e1a0b04
-@patch
-def _rerank(self: FlatStore, q: str, fused: list, n: int, m: Snapshot, k: float, max_df: float, min_terms: int) -> list:
-    "The first `n` of `fused` [(position, score)] fused by RRF with their order by `lexical`; the rest after them."
-    ts, head = query_terms(q, common_terms(q, m.df, m.n, max_df, min_terms)), fused[:n]
-    if not ts or not head: return fused
-    idf = {t: max(math.log((m.n - m.df.get(t, 0) + 0.5) / (m.df.get(t, 0) + 0.5)), 1e-6) for t in ts}
-    by = [lexical(ts, index_tokens(m.chunks[j].text), idf) for j, _ in head]
-    second = [head[i][0] for i in sorted(range(len(head)), key=lambda i: (-by[i][0], -by[i][1], i))]
-    return rrf([[j for j, _ in head], second], k) + fused[n:]
+FlatStore.keyword_mode, FlatStore._qvec, FlatStore._rerank = keyword_mode, _qvec, _rerank
+FlatStore.windows, FlatStore._pooled = windows, _pooled
 
 # %% ../nbs/06_store.ipynb #015d50a7
 @patch
@@ -302,80 +326,40 @@ def search(self: FlatStore, q: str,   # the user's text
            mem: Snapshot | None = None  # the snapshot to search (from `reading`); None: the current version
           ) -> list:
     "Search the store; a list of `Hit`s, best first."
-    q, docs = _search_args(q, mode, kw, engine, limit, depth, k, weights, docs, pages, max_df, min_terms, fuse, min_hits, rerank, held_first)
+    q, docs = _search_args(q, mode, kw, engine, limit, depth, k, weights, docs, pages, max_df, min_terms, fuse,
+                           min_hits, rerank, held_first)
     with self.reading(mem) as m:                   # one version of the store for the whole call
         kc, where, jobs = with_ctx if kw_ctx is None else kw_ctx, (_hashable(docs), _hashable(pages)), {}
         if mode != 'vector':
             jobs['kw'] = (('kw', q, kw, kc, depth, *where, max_df, min_terms, engine, min_hits),
-                          lambda: self._keyword(q, kw, kc, depth, docs, pages, max_df, min_terms, engine, mem=m, min_hits=min_hits))
+                          lambda: self._keyword(q, kw, kc, depth, docs, pages, max_df, min_terms, engine, mem=m,
+                                                min_hits=min_hits))
         if mode != 'keyword':
             qv = self._qvec(q, qvec, m)
-            jobs['vec'] = (('vec', qv.tobytes(), with_ctx, depth, *where, pool), lambda: self._vector(qv, with_ctx, depth, docs, pages, mem=m, pool=pool))
-        together = keyword.PARALLEL_FROM is not None and m.n >= keyword.PARALLEL_FROM and engine == 'memory' and not pool   # (SQLite's ranking and pooled windows read the store's connection: one thread)
+            jobs['vec'] = (('vec', qv.tobytes(), with_ctx, depth, *where, pool),
+                           lambda: self._vector(qv, with_ctx, depth, docs, pages, mem=m, pool=pool))
+        # (SQLite's ranking and pooled windows read the store's connection: one thread)
+        together = keyword.PARALLEL_FROM is not None and m.n >= keyword.PARALLEL_FROM and engine == 'memory' and not pool
         legs = dict(zip(jobs, _legs(m, list(jobs.values()), together)))
         kl, vl = legs.get('kw'), legs.get('vec')
     legs = [l for l in (kl, vl) if l is not None]
     w = (weights[0] * 2 * kl.cover if adapt else weights[0], weights[1]) if mode == 'hybrid' else None
     fused = rrf([l.pos for l in legs], k, w) if fuse == 'rrf' else minmax([l.pos for l in legs], [l.score for l in legs], w)
-    if held_first is not None and mode == 'hybrid': fused = tier_by_held(fused, dict(zip(kl.pos, kl.held or [])), held_first * kl.terms)
+    if held_first is not None and mode == 'hybrid':
+        fused = tier_by_held(fused, dict(zip(kl.pos, kl.held or [])), held_first * kl.terms)
     if rerank: fused = self._rerank(q, fused, rerank, m, k, max_df, min_terms)
     kpos, vpos = {j: i for i, j in enumerate(kl.pos if kl else [], 1)}, {j: i for i, j in enumerate(vl.pos if vl else [], 1)}
     ks, vs = dict(zip(kl.pos, kl.score)) if kl else {}, dict(zip(vl.pos, vl.score)) if vl else {}
     kh = dict(zip(kl.pos, kl.held)) if kl and kl.held is not None else {}
     raw = lambda d, j: float(d[j]) if j in d else None
     if isinstance(m.chunks, Rows): m.chunks.fetch(j for j, _ in fused[:limit])   # the hits' records in one query
-    return [Hit(m.chunks[j], r, s, kpos.get(j), vpos.get(j), kw_score=raw(ks, j), vec_score=raw(vs, j), kw_held=kh.get(j)) for r, (j, s) in enumerate(fused[:limit], 1)]
+    return [Hit(m.chunks[j], r, s, kpos.get(j), vpos.get(j), kw_score=raw(ks, j), vec_score=raw(vs, j),
+                kw_held=kh.get(j)) for r, (j, s) in enumerate(fused[:limit], 1)]
 
 
 # %% ../nbs/06_store.ipynb #5c0a0004
 @patch
 def forget_legs(self: FlatStore) -> int:
-    "Forget the legs the current snapshot keeps, so each is computed afresh, as in a newly opened store (a benchmark's cold start); the number forgotten."
+    ("Forget the legs the current snapshot keeps, so each is computed afresh, as in a newly opened store (a "
+     "benchmark's cold start); the number forgotten.")
     return len(self._mem.__dict__.pop('legs', {})) if self._mem is not None else 0
-
-# %% ../nbs/06_store.ipynb #7d4f1a04
-@patch
-def windows(self: FlatStore, with_ctx: bool = True,  # windows of context + text (else text alone)
-            overlap: int | None = None,              # word pieces each window shares with the one before; None: an eighth of the room
-            mem: Snapshot | None = None              # the snapshot; None: the current version
-           ) -> Windows:
-    "The window vectors of the snapshot's long chunks, embedded on first use and kept with the snapshot."
-    w = window_of(self.encoder)
-    if w is None: raise StoreError(f'{self.path}: encoder {getattr(self.encoder, "name", None)!r} reads whole texts; window pooling needs an encoder that reads a window of word pieces')
-    spans_of, room = w
-    overlap = room // 8 if overlap is None else overlap
-    with self.reading(mem) as m:
-        if (with_ctx, overlap) not in m.wins:
-            ctx = dict(self.db.execute('SELECT id, ctx FROM chunks')) if with_ctx else {}
-            owner, texts = [], []
-            for j, c in enumerate(m.chunks):
-                head = f'{ctx[int(m.ids[j])]}\n' if ctx.get(int(m.ids[j])) else ''
-                for s, e in windows_of(spans_of(c.text), max(room - len(spans_of(head)), room // 2), overlap):
-                    owner.append(j); texts.append(head + c.text[s:e])
-            M = self._embed(texts) if texts else np.zeros((0, m.V.shape[1]), np.float32)
-            m.wins[(with_ctx, overlap)] = Windows(np.array(owner, np.int64), M)
-        return m.wins[(with_ctx, overlap)]
-
-@patch
-def _pooled(self: FlatStore, s: np.ndarray, qv: np.ndarray, with_ctx: bool, m: Snapshot) -> np.ndarray:
-    "Chunk scores `s` raised to their best window's score."
-    w = self.windows(with_ctx, mem=m)
-    if len(w.owner):
-        with one_thread(): np.maximum.at(s, w.owner, w.M @ qv)
-    return s
-
-# %% ../nbs/06_store.ipynb #6e1a0b08
-@patch
-def keyword_mode(self: FlatStore, q: str,  # the user's text
-                 kw: str = 'relax',        # the keyword mode asked for
-                 with_ctx: bool = True,    # the keyword leg matches the context column too
-                 docs=None,                # only these documents
-                 pages=None,               # only chunks overlapping this (first, last) page range
-                 max_df: float = 0.2,      # as in `search`
-                 min_terms: int = 3,       # as in `search`
-                 min_hits: int = 3,        # as in `search`
-                 mem: Snapshot | None = None  # the snapshot to search; None: the current version
-                ) -> str:
-    "The mode the keyword leg of `search` ranks `q` in: `kw` itself, or for 'relax' 'all' or 'most'."
-    q, docs = _search_args(q, 'keyword', kw, 'memory', 1, min_hits, 60, (1, 1), docs, pages, max_df, min_terms, min_hits=min_hits)
-    return self._keyword(q, kw, with_ctx, min_hits, docs, pages, max_df, min_terms, mem=mem, min_hits=min_hits).mode

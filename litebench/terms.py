@@ -18,18 +18,25 @@ class StoreError(Exception):
 
 
 # %% ../nbs/06a_terms.ipynb #a81c3e52
-TOKENIZE = "unicode61 remove_diacritics 2 categories ''L* N* Co M*''"   # the keyword index's tokenizer, the one source of its terms (as written inside `tokenize='…'`: its quotes doubled)
-KEYWORD_FORMAT = '3'   # what the keyword index holds: 3, `index_text` by `TOKENIZE`; 1 and 2 (older stores) the text as written, split at combining marks
+# the keyword index's tokenizer, the one source of its terms (as written inside `tokenize='…'`: its quotes doubled)
+TOKENIZE = "unicode61 remove_diacritics 2 categories ''L* N* Co M*''"
+# what the keyword index holds: 3, `index_text` by `TOKENIZE`; 1 and 2 (older stores) the text as written, split at
+# combining marks
+KEYWORD_FORMAT = '3'
 
-NO_SPACES = ((0x0E00, 0x0EFF), (0x1000, 0x109F), (0x1100, 0x11FF), (0x1780, 0x17FF), (0x3005, 0x3007), (0x3040, 0x30FF), (0x3130, 0x318F), (0x31F0, 0x31FF),
-             (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF), (0x20000, 0x3134F))   # Thai, Lao, Myanmar, Hangul jamo, Khmer, Han, kana, Hangul: words without spaces
+NO_SPACES = ((0x0E00, 0x0EFF), (0x1000, 0x109F), (0x1100, 0x11FF), (0x1780, 0x17FF), (0x3005, 0x3007), (0x3040, 0x30FF),
+             (0x3130, 0x318F), (0x31F0, 0x31FF),
+             # Thai, Lao, Myanmar, Hangul jamo, Khmer, Han, kana, Hangul: words without spaces
+             (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF), (0x20000, 0x3134F))
 _run = re.compile('[' + ''.join(f'{chr(a)}-{chr(b)}' for a, b in NO_SPACES) + ']+')
-_accents = re.compile('[\u0300-\u036f]+')   # combining diacritics: `remove_diacritics` drops most of them, and one standing alone would be an empty term
+# combining diacritics: `remove_diacritics` drops most of them, and one standing alone would be an empty term
+_accents = re.compile('[\u0300-\u036f]+')
 
 def grams(run: str,            # a run of characters of `NO_SPACES`
           query: bool = False  # a query's: the pairs alone
          ) -> list:
-    "The run's characters (each with its combining marks) and each pair of neighbours; a query's: the pairs (a lone character: itself)."
+    ("The run's characters (each with its combining marks) and each pair of neighbours; a query's: the pairs (a lone "
+     "character: itself).")
     cs = []
     for ch in run:
         if cs and unicodedata.category(ch)[0] == 'M': cs[-1] += ch
@@ -40,9 +47,11 @@ def grams(run: str,            # a run of characters of `NO_SPACES`
 def index_text(s: str,           # a chunk's text or context, or a query
                query: bool = False # a query's (`grams`)
               ) -> str:
-    "What the keyword index holds for `s`: `fold`ed, without combining diacritics; a word broken at a line end also whole (`pre-\\nfinancing` → `prefinancing pre-\\nfinancing`); runs of `NO_SPACES` as their `grams`."
+    ("What the keyword index holds for `s`: `fold`ed, without combining diacritics; a word broken at a line end also "
+     "whole (`pre-\\nfinancing` → `prefinancing pre-\\nfinancing`); runs of `NO_SPACES` as their `grams`.")
     s, parts, at = _accents.sub('', fold(s)), [], 0
-    for a, b, whole in broken_words(s): parts += [s[at:a], whole, ' ']; at = a      # the whole word before the broken one
+    for a, b, whole in broken_words(s):
+        parts += [s[at:a], whole, ' ']; at = a      # the whole word before the broken one
     s = ''.join(parts) + s[at:]
     return _run.sub(lambda m: f" {' '.join(grams(m[0], query))} ", s)
 
@@ -115,7 +124,8 @@ def common_terms(q: str,               # the user's text
                  max_df: float = 0.2,  # a term in more than this share of chunks is common
                  min_terms: int = 3    # the rarest terms kept however common
                 ) -> set:
-    "The query's terms to drop in 'any' mode: those in more than `max_df` of `n` chunks, sparing the `min_terms` rarest."
+    ("The query's terms to drop in 'any' mode: those in more than `max_df` of `n` chunks, sparing the `min_terms` "
+     "rarest.")
     ts = fts_terms(q)
     common = {t for t in ts if df.get(t, 0) > max_df * max(n, 1)}
     if len(ts) - len(common) < min_terms: common -= set(sorted(ts, key=lambda t: (df.get(t, 0), t))[:min_terms])
@@ -140,7 +150,8 @@ def lexical(terms,         # the query's terms
             tokens,        # a candidate's tokens (`index_tokens`)
             idf: dict      # each term's idf
            ) -> tuple:
-    "(idf-weighted share of `terms` the tokens hold, held terms / the shortest run holding them all); terms of 4 characters or more match as prefixes."
+    ("(idf-weighted share of `terms` the tokens hold, held terms / the shortest run holding them all); terms of 4 "
+     "characters or more match as prefixes.")
     where = {t: [i for i, w in enumerate(tokens) if w == t or len(t) >= 4 and w.startswith(t)] for t in terms}
     where = {t: ps for t, ps in where.items() if ps}
     tot = sum(idf[t] for t in terms) or 1.0

@@ -9,26 +9,38 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import NamedTuple
 import numpy as np
-from .encode import one_thread
+from .encode import one_thread, window_of
+from .terms import StoreError
 
 # %% auto #0
 __all__ = ['HNSW_WIDTH', 'HNSW_DTYPE', 'HNSW_ADD', 'HNSW_THREADS', 'usearch_index', 'hnsw_top', 'Indexes', 'Windows',
-           'windows_of']
+           'windows_of', 'windows']
 
 # %% ../nbs/06d_vectors.ipynb #3c4bcedf
-HNSW_WIDTH = 256  # the HNSW search's width (usearch's `expansion_search`; its default is 64): wider finds more of the exact neighbours, slower
-HNSW_DTYPE = 'i8' # what a new HNSW index keeps of each vector: 8-bit integers, a quarter of float32's bytes (its candidates are scored exactly: `hnsw_top`)
-HNSW_ADD = 128    # the width of the search that inserts each vector (usearch's `expansion_add`, its default): narrower builds faster and finds fewer of the exact neighbours (the scale report's index table)
-HNSW_THREADS = 0  # threads that build an HNSW index: 0, every core (two builds of the same vectors may differ); 1, one thread (the same graph every build, slower)
+# the HNSW search's width (usearch's `expansion_search`; its default is 64): wider finds more of the exact neighbours,
+# slower
+HNSW_WIDTH = 256
+# what a new HNSW index keeps of each vector: 8-bit integers, a quarter of float32's bytes (its candidates are scored
+# exactly: `hnsw_top`)
+HNSW_DTYPE = 'i8'
+# the width of the search that inserts each vector (usearch's `expansion_add`, its default): narrower builds faster and
+# finds fewer of the exact neighbours (the scale report's index table)
+HNSW_ADD = 128
+# threads that build an HNSW index: 0, every core (two builds of the same vectors may differ); 1, one thread (the same
+# graph every build, slower)
+HNSW_THREADS = 0
 
 def usearch_index():
-    "usearch's `Index` class, loaded on first use. onnxruntime (which pymupdf 2 loads for its layout model) crashes the process when it loads after usearch's compiled module, so where it is installed it is loaded first."
-    if 'usearch.compiled' not in sys.modules and importlib.util.find_spec('onnxruntime') is not None: import onnxruntime  # noqa: F401
+    ("usearch's `Index` class, loaded on first use. onnxruntime (which pymupdf 2 loads for its layout model) crashes "
+     "the process when it loads after usearch's compiled module, so where it is installed it is loaded first.")
+    if 'usearch.compiled' not in sys.modules and importlib.util.find_spec('onnxruntime') is not None:
+        import onnxruntime  # noqa: F401
     from usearch.index import Index
     return Index
 
 def _hnsw(self, which: str, M: np.ndarray, version: str | None = None):
-    "The HNSW index `which` over `M` for the store `self`: mapped from its file saved beside the store under `version`, else built (and saved)."
+    ("The HNSW index `which` over `M` for the store `self`: mapped from its file saved beside the store under "
+     "`version`, else built (and saved).")
     Index = usearch_index()
     f = None if self.path == ':memory:' or version is None else Path(f'{self.path}.{which}.{version}.usearch')
     if f and f.exists():
@@ -36,7 +48,8 @@ def _hnsw(self, which: str, M: np.ndarray, version: str | None = None):
             idx = Index.restore(str(f), view=True)   # memory-mapped, not read, in the scalar type it was saved with
             if idx is not None and (len(idx), idx.ndim) == M.shape: idx.expansion_search = HNSW_WIDTH; return idx
         except Exception: pass                   # removed or replaced meanwhile: rebuilt below
-    idx = Index(ndim=M.shape[1], metric='cos', dtype=HNSW_DTYPE, expansion_search=HNSW_WIDTH, expansion_add=HNSW_ADD); idx.add(np.arange(len(M), dtype=np.uint64), M, threads=HNSW_THREADS)
+    idx = Index(ndim=M.shape[1], metric='cos', dtype=HNSW_DTYPE, expansion_search=HNSW_WIDTH, expansion_add=HNSW_ADD)
+    idx.add(np.arange(len(M), dtype=np.uint64), M, threads=HNSW_THREADS)
     if f and not self.readonly:
         tmp = f.with_name(f'{f.name}.{os.getpid()}.tmp'); idx.save(str(tmp)); os.replace(tmp, f)
         for old in f.parent.glob(f'{Path(self.path).name}.{which}.*.usearch'):
@@ -49,8 +62,10 @@ def hnsw_top(idx,               # a usearch index over the rows of `M` (keys: ro
              depth: int,        # candidates returned
              mask=None          # a bool per row: only these rows (None: all)
             ) -> tuple:
-    "(positions, exact scores) of the best `depth` of the index's candidates (4 × `depth` of them under a mask), each scored against `M`: best first, ties by position."
-    j = np.sort(idx.search(qv, depth * (4 if mask is not None else 1)).keys.astype(np.int64))   # in row order: the rows read in file order
+    ("(positions, exact scores) of the best `depth` of the index's candidates (4 × `depth` of them under a mask), "
+     "each scored against `M`: best first, ties by position.")
+    # in row order: the rows read in file order
+    j = np.sort(idx.search(qv, depth * (4 if mask is not None else 1)).keys.astype(np.int64))
     if mask is not None: j = j[mask[j]]
     with one_thread(): s = M[j] @ qv
     i = np.lexsort((j, -s))[:depth]
@@ -58,9 +73,12 @@ def hnsw_top(idx,               # a usearch index over the rows of `M` (keys: ro
 
 # %% ../nbs/06d_vectors.ipynb #3c4bcee0
 class Indexes(dict):
-    "A snapshot's HNSW indexes by the matrix they serve ('text', 'ctx'), each mapped from its saved file or made on first use (or begun earlier on another thread: `start`); one index when the two matrices are one."
+    ("A snapshot's HNSW indexes by the matrix they serve ('text', 'ctx'), each mapped from its saved file or made on "
+     "first use (or begun earlier on another thread: `start`); one index when the two matrices are one.")
     def __init__(self, store, version: str | None, V: np.ndarray, C: np.ndarray):
-        super().__init__(); self.store, self.version, self.M, self.begun = weakref.ref(store), version, dict(text=V, ctx=C), {}   # no cycle: the store holds its snapshot
+        super().__init__()
+        # no cycle: the store holds its snapshot
+        self.store, self.version, self.M, self.begun = weakref.ref(store), version, dict(text=V, ctx=C), {}
     def _which(self, which: str) -> str: return 'text' if which == 'ctx' and self.M['ctx'] is self.M['text'] else which
     def _make(self, which: str):
         return _hnsw(self.store() or _Unsaved, which, self.M[which], self.version)
@@ -68,7 +86,9 @@ class Indexes(dict):
         "Begin making the index `which` on a thread of its own; its first use waits for it (and raises what it raised)."
         w = self._which(which)
         if w in self or w in self.begun: return
-        ex = ThreadPoolExecutor(1, thread_name_prefix='litebench-hnsw'); self.begun[w] = ex.submit(self._make, w); ex.shutdown(wait=False)
+        ex = ThreadPoolExecutor(1, thread_name_prefix='litebench-hnsw')
+        self.begun[w] = ex.submit(self._make, w)
+        ex.shutdown(wait=False)
     def __missing__(self, which):
         w = self._which(which)
         if w != which: self[which] = idx = self[w]; return idx
@@ -81,7 +101,8 @@ class _Unsaved:
 
 # %% ../nbs/06d_vectors.ipynb #7d4f1a02
 class Windows(NamedTuple):
-    "Extra vectors for chunks longer than the encoder's window: one row per window after the first, and the chunk each belongs to."
+    ("Extra vectors for chunks longer than the encoder's window: one row per window after the first, and the chunk "
+     "each belongs to.")
     owner: np.ndarray   # each row's chunk position
     M: np.ndarray       # the rows' vectors
 
@@ -89,7 +110,38 @@ def windows_of(spans,            # (start, end) offsets of a text's word pieces
                room: int,        # word pieces the encoder reads
                overlap: int = 32 # word pieces each window shares with the one before
               ) -> list:
-    "(start, end) offsets of the windows after the first: `room` word pieces each, starting `room - overlap` apart; none for a text that fits."
+    ("(start, end) offsets of the windows after the first: `room` word pieces each, starting `room - overlap` apart; "
+     "none for a text that fits.")
     if not 0 <= overlap < room: raise ValueError(f'need 0 <= overlap < room, got overlap={overlap}, room={room}')
     step = room - overlap
     return [(spans[i][0], spans[min(i + room, len(spans)) - 1][1]) for i in range(step, len(spans) - overlap, step)]
+
+# %% ../nbs/06d_vectors.ipynb #7d4f1a04
+def windows(self, with_ctx: bool = True,  # windows of context + text (else text alone)
+            overlap: int | None = None,              # word pieces each window shares with the one before; None: an eighth of the room
+            mem=None                                 # the snapshot; None: the current version
+           ) -> Windows:
+    "The window vectors of the snapshot's long chunks, embedded on first use and kept with the snapshot."
+    w = window_of(self.encoder)
+    if w is None:
+        raise StoreError(f'{self.path}: encoder {getattr(self.encoder, "name", None)!r} reads whole texts; window pooling needs an encoder that reads a window of word pieces')
+    spans_of, room = w
+    overlap = room // 8 if overlap is None else overlap
+    with self.reading(mem) as m:
+        if (with_ctx, overlap) not in m.wins:
+            ctx = dict(self.db.execute('SELECT id, ctx FROM chunks')) if with_ctx else {}
+            owner, texts = [], []
+            for j, c in enumerate(m.chunks):
+                head = f'{ctx[int(m.ids[j])]}\n' if ctx.get(int(m.ids[j])) else ''
+                for s, e in windows_of(spans_of(c.text), max(room - len(spans_of(head)), room // 2), overlap):
+                    owner.append(j); texts.append(head + c.text[s:e])
+            M = self._embed(texts) if texts else np.zeros((0, m.V.shape[1]), np.float32)
+            m.wins[(with_ctx, overlap)] = Windows(np.array(owner, np.int64), M)
+        return m.wins[(with_ctx, overlap)]
+
+def _pooled(self, s: np.ndarray, qv: np.ndarray, with_ctx: bool, m) -> np.ndarray:
+    "Chunk scores `s` raised to their best window's score."
+    w = self.windows(with_ctx, mem=m)
+    if len(w.owner):
+        with one_thread(): np.maximum.at(s, w.owner, w.M @ qv)
+    return s
