@@ -188,9 +188,8 @@ def read_grades(run,              # the run folder
     d = Path(run) / 'judge' / label
     if not (d / 'judge.json').exists():
         raise FileNotFoundError(f'{d}: no such judge of this run (judge it first: judge_run)')
-    return json.loads((d / 'judge.json').read_text()), [json.loads(l)
-                                                        for l in (d / 'grades.jsonl').read_text(
-                                                            encoding='utf-8').splitlines() if l.strip()]
+    return (json.loads((d / 'judge.json').read_text()),
+            [json.loads(l) for l in (d / 'grades.jsonl').read_text(encoding='utf-8').splitlines() if l.strip()])
 
 # %% ../nbs/21_grading.ipynb #21a00026
 def _interval(v, n_boot, seed) -> dict:

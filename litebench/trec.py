@@ -136,8 +136,8 @@ def gold_docnos(q,                  # a `Question`
     out = []
     for g in q.gold:
         if not g.required or (_level(level) == 'unit' and not g.heading): continue
-        ds = [doc_docno(g.file)] if level == 'doc' else [unit_docno(
-            g.file, g.heading)] if units is None else [unit_docno(g.file, u) for u in _gold_units(q, g, units)]
+        ds = ([doc_docno(g.file)] if level == 'doc' else [unit_docno(g.file, g.heading)] if units is None
+              else [unit_docno(g.file, u) for u in _gold_units(q, g, units)])
         out += [d for d in ds if d not in out]
     return out
 
@@ -283,8 +283,8 @@ class TrecSystem:
                  topics=None,                  # or a topics file, qid<TAB>text
                  skip_missing: bool = False,   # drop (and count) docnos the mapping lacks, instead of refusing the run
                  tag: str | None = None):      # the run to read when the file holds several
-        self.run_file, self.mapping_file, self.skip_missing, self.tag = str(
-            run_file), str(mapping_file), skip_missing, tag
+        self.run_file, self.mapping_file = str(run_file), str(mapping_file)
+        self.skip_missing, self.tag = skip_missing, tag
         if questions is None and topics is None:
             raise ValueError(f'{run_file}: a TREC run needs the questions (or a topics file, qid<TAB>text) '
                              'to find a question\'s id from its text')

@@ -220,8 +220,8 @@ class TreeSnapshot(Snapshot):
                                       bool(q("SELECT 1 FROM sqlite_master WHERE type='index' AND name='nodes_id'"))):
             sql, args = _NODES.format(' WHERE ' + by_id), ids
         else:
-            sql, args = _NODES.format(' WHERE doc IN (SELECT value FROM json_each(?)) AND ' + by_id), [
-                json.dumps(sorted({c.doc for c in chunks}))] + ids
+            sql = _NODES.format(' WHERE doc IN (SELECT value FROM json_each(?)) AND ' + by_id)
+            args = [json.dumps(sorted({c.doc for c in chunks}))] + ids
         rows = q(sql, args)
         paths = json.loads(f"[{','.join(r[6] for r in rows)}]")       # every heading path in one parse
         return {r[0]: Node(r[0], r[1], r[2], r[3], r[4], r[5], tuple(p), (r[7], r[8]), (r[9], r[10]))
