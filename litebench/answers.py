@@ -51,9 +51,9 @@ def sentences(text: str  # a passage's text, as extracted from the PDF
     return out
 
 # %% ../nbs/20_answers.ipynb #a20a0010
-STOPWORDS = frozenset('''a about an and any are as at be been by can could did do does for from had has have how if in into is it its may might
-must of on or shall should so such than that the their them then there these they this those to under upon was were what when where whether which
-while who whom whose why will with within would'''.split())
+STOPWORDS = frozenset('''a about an and any are as at be been by can could did do does for from had has have how if
+in into is it its may might must of on or shall should so such than that the their them then there these they this
+those to under upon was were what when where whether which while who whom whose why will with within would'''.split())
 
 def _stem(w: str) -> str: return w[:-1] if len(w) > 3 and w.endswith('s') and not w.endswith(('ss', 'us', 'is')) else w
 

@@ -185,12 +185,13 @@ def read_text(query,  # (sql, args) → rows, at one version of the store
     if not r: raise KeyError(doc)
     if r[0][0] is not None: return r[0][0]
     rest = query('SELECT rest FROM doc_rest WHERE doc=?', (doc,))
-    return joined(query('SELECT start, text FROM chunks WHERE doc=?',
-                        (doc,)) + [tuple(x) for x in json.loads(rest[0][0])])
+    return joined(query('SELECT start, text FROM chunks WHERE doc=?', (doc,))
+                  + [tuple(x) for x in json.loads(rest[0][0])])
 
 class Texts(dict):
     "The documents' texts of a snapshot, each read (from the snapshot's version) on first use and kept."
-    def __init__(self, m: Snapshot): super().__init__(); self.db, self.lock = m._db, m._lock   # not the snapshot: no cycle (see `store.Rows`)
+    def __init__(self, m: Snapshot):  # not the snapshot: no cycle (see `store.Rows`)
+        super().__init__(); self.db, self.lock = m._db, m._lock
     def query(self, sql: str, args=()) -> list:
         with self.lock: return self.db.execute(sql, args).fetchall()
     def __missing__(self, doc):
