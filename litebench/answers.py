@@ -15,14 +15,16 @@ __all__ = ['MIN_WORDS', 'STOPWORDS', 'SYSTEM', 'FIELDS', 'GENERATORS', 'sentence
 
 # %% ../nbs/20_answers.ipynb #a20a0007
 MIN_WORDS = 4   # shorter pieces join the next sentence
-_MARK = re.compile(r'(?:\(?\d{1,3}[a-z]?[.)]|\([a-z]{1,4}\)|[a-z]\)|[-–—•])(?=\s|$)')           # a line opening a paragraph, a point or a bullet
+# a line opening a paragraph, a point or a bullet
+_MARK = re.compile(r'(?:\(?\d{1,3}[a-z]?[.)]|\([a-z]{1,4}\)|[a-z]\)|[-–—•])(?=\s|$)')
 _END = re.compile(r'(?<=[.!?;])\s+')
 _ABBR = re.compile(r'(?:\b(?:No|Nos|Art|Arts|p|pp|para|e\.g|i\.e|cf|Vol|Fig|al)|(?<![\w.])[A-Z])\.$')
 
 def _segments(text: str) -> list:
     "Lines joined into segments: a line ending a clause, or a next line opening a paragraph or point, ends one."
     segs, cur = [], []
-    for l in map(str.strip, text.replace('\xad\n', '').replace('\xad', '').splitlines()):   # a soft hyphen at a line end joins the word
+    # a soft hyphen at a line end joins the word
+    for l in map(str.strip, text.replace('\xad\n', '').replace('\xad', '').splitlines()):
         if cur and (not l or _MARK.match(l)): segs.append(' '.join(cur)); cur = []
         if l: cur.append(l)
         if cur and l.endswith(('.', ';', ':', '?', '!')): segs.append(' '.join(cur)); cur = []
@@ -38,7 +40,8 @@ def _cut(seg: str) -> list:
 
 def sentences(text: str  # a passage's text, as extracted from the PDF
              ) -> list:
-    "The sentences (and legal clauses) of a passage, white space collapsed; pieces under `MIN_WORDS` words join the next (the last one, the one before)."
+    ("The sentences (and legal clauses) of a passage, white space collapsed; "
+     "pieces under `MIN_WORDS` words join the next (the last one, the one before).")
     out, carry = [], ''
     for p in (p for s in _segments(text) for p in _cut(s)):
         p = f'{carry} {p}' if carry else p
@@ -48,9 +51,9 @@ def sentences(text: str  # a passage's text, as extracted from the PDF
     return out
 
 # %% ../nbs/20_answers.ipynb #a20a0010
-STOPWORDS = frozenset('''a about an and any are as at be been by can could did do does for from had has have how if in into is it its may might
-must of on or shall should so such than that the their them then there these they this those to under upon was were what when where whether which
-while who whom whose why will with within would'''.split())
+STOPWORDS = frozenset('''a about an and any are as at be been by can could did do does for from had has have how if
+in into is it its may might must of on or shall should so such than that the their them then there these they this
+those to under upon was were what when where whether which while who whom whose why will with within would'''.split())
 
 def _stem(w: str) -> str: return w[:-1] if len(w) > 3 and w.endswith('s') and not w.endswith(('ss', 'us', 'is')) else w
 
@@ -62,13 +65,15 @@ def terms(text: str  # any text
 def term_weights(qterms: set,  # the question's content words
                  sents: list   # the content words of each context sentence
                 ) -> dict:
-    "Each question word's weight: log(1 + (n+1)/(1+df)) over the n sentences, so the rarer weighs more and the absent most."
+    ("Each question word's weight: log(1 + (n+1)/(1+df)) over the n sentences, "
+     "so the rarer weighs more and the absent most.")
     n = len(sents)
     return {t: math.log(1 + (n + 1) / (1 + sum(t in s for s in sents))) for t in qterms}
 
 # %% ../nbs/20_answers.ipynb #a20a0012
 def _pick(sents: list, qt: set, w: dict, max_sentences: int) -> tuple:
-    "Greedy cover: up to `max_sentences` (rank, position, text, terms), each adding the most uncovered weight; and the covered words."
+    ("Greedy cover: up to `max_sentences` (rank, position, text, terms), "
+     "each adding the most uncovered weight; and the covered words.")
     chosen, covered = [], set()
     for _ in range(max_sentences):
         gain = lambda s: sum(w[t] for t in (s[3] & qt) - covered)
@@ -83,7 +88,8 @@ def extract_answer(q,                        # the `Question` (or its text)
                    max_sentences: int = 2,   # at most this many sentences in the answer
                    threshold: float = 0.3    # abstain when the answer covers less of the question's content weight
                   ) -> dict:
-    "The extractive answer record: the sentences of the top items that best cover the question's content words, or an abstention."
+    ("The extractive answer record: the sentences of the top items that best cover the question's "
+     "content words, or an abstention.")
     ctx = list(range(1, min(n_context, len(items)) + 1))
     sents = [(r, i, s, terms(s)) for r in ctx for i, s in enumerate(sentences(items[r - 1].text))]
     qt = terms(getattr(q, 'text', q))
@@ -91,12 +97,14 @@ def extract_answer(q,                        # the `Question` (or its text)
     chosen, covered = _pick(sents, qt, w, max_sentences)
     conf = round(sum(w[t] for t in covered) / total, 4) if total else 0.0
     ok = bool(chosen) and conf >= threshold
-    return dict(generator='extractive', text=' '.join(s[2] for s in chosen) if ok else '', citations=sorted({s[0] for s in chosen}) if ok else [],
+    return dict(generator='extractive', text=' '.join(s[2] for s in chosen) if ok else '',
+                citations=sorted({s[0] for s in chosen}) if ok else [],
                 context=ctx, confidence=conf, abstained=not ok)
 
 # %% ../nbs/20_answers.ipynb #a20a0017
 class Stage:
-    "A generator as a runner stage: `(question, items)` → its answer record; `describe()` gives what a run records of it."
+    ("A generator as a runner stage: `(question, items)` → its answer record; "
+     "`describe()` gives what a run records of it.")
     def __init__(self, generator: str,  # the generator's name, as in the record
                  answer,                # (question, items, **settings) → record
                  **settings):           # the generator's settings, passed to `answer` on each call
@@ -106,7 +114,8 @@ class Stage:
 
     def describe(self) -> dict:
         "The generator's name and settings (a model by its `describe()`)."
-        return dict(generator=self.generator, **{k: v.describe() if hasattr(v, 'describe') else v for k, v in self.settings.items()})
+        return dict(generator=self.generator,
+                    **{k: v.describe() if hasattr(v, 'describe') else v for k, v in self.settings.items()})
 
     def __repr__(self): return f'Stage({self.describe()})'
 
@@ -131,7 +140,8 @@ def passage(i: int,   # its number in the prompt, from 1
             it: Item  # the retrieved item
            ) -> str:
     "Passage `i` as the prompt shows it: `[i] file › heading path (pages a–b)`, then its text."
-    pg = '' if not it.pages else f' (page {it.pages[0]})' if it.pages[0] == it.pages[1] else f' (pages {it.pages[0]}–{it.pages[1]})'
+    pg = ('' if not it.pages else f' (page {it.pages[0]})' if it.pages[0] == it.pages[1]
+          else f' (pages {it.pages[0]}–{it.pages[1]})')
     return f"[{i}] {' › '.join([it.file, *it.path])}{pg}\n{it.text.strip()}"
 
 def answer_prompt(q,                 # the `Question` (or its text)
@@ -143,7 +153,8 @@ def answer_prompt(q,                 # the `Question` (or its text)
     return SYSTEM, f'Question: {getattr(q, "text", q)}\n\nPassages:\n\n{ps}'
 
 # %% ../nbs/20_answers.ipynb #a20a0022
-FIELDS = {'answer': (str, 'a string'), 'citations': (list, 'a list of passage numbers'), 'confidence': ((int, float), 'a number from 0 to 1'), 'abstain': (bool, 'true or false')}
+FIELDS = {'answer': (str, 'a string'), 'citations': (list, 'a list of passage numbers'),
+          'confidence': ((int, float), 'a number from 0 to 1'), 'abstain': (bool, 'true or false')}
 _FENCE = re.compile(r'^```(?:json)?\s*\n(.*?)\n?```$', re.S | re.I)
 
 def _object(completion: str) -> dict:
@@ -151,7 +162,9 @@ def _object(completion: str) -> dict:
     s = completion.strip()
     if m := _FENCE.match(s): s = m[1].strip()
     try: d = json.loads(s)
-    except json.JSONDecodeError as e: raise ValueError(f'completion is not a JSON object ({e.msg} at character {e.pos}): {completion[:80]!r}') from None
+    except json.JSONDecodeError as e:
+        raise ValueError(f'completion is not a JSON object ({e.msg} at character '
+                         f'{e.pos}): {completion[:80]!r}') from None
     if not isinstance(d, dict): raise ValueError(f'completion is JSON but not an object: {completion[:80]!r}')
     return d
 
@@ -163,10 +176,12 @@ def parse_answer(completion: str,  # the model's reply
     if miss := [k for k in FIELDS if k not in d]: raise ValueError(f'completion lacks the field(s) {", ".join(miss)}')
     if extra := sorted(set(d) - set(FIELDS)): raise ValueError(f'completion has unknown field(s) {", ".join(extra)}')
     for k, (t, say) in FIELDS.items():
-        if not isinstance(d[k], t) or (k != 'abstain' and isinstance(d[k], bool)): raise ValueError(f'completion field {k} must be {say}, got {d[k]!r}')
+        if not isinstance(d[k], t) or (k != 'abstain' and isinstance(d[k], bool)):
+            raise ValueError(f'completion field {k} must be {say}, got {d[k]!r}')
     if bad := [c for c in d['citations'] if isinstance(c, bool) or not isinstance(c, int) or not 1 <= c <= n]:
         raise ValueError(f'completion cites {bad}, not among the passages 1–{n}')
-    if not 0 <= d['confidence'] <= 1: raise ValueError(f'completion field confidence must be a number from 0 to 1, got {d["confidence"]!r}')
+    if not 0 <= d['confidence'] <= 1:
+        raise ValueError(f'completion field confidence must be a number from 0 to 1, got {d["confidence"]!r}')
     if not d['abstain'] and not d['answer'].strip(): raise ValueError('completion neither answers nor abstains')
     return d
 
@@ -178,10 +193,13 @@ def llm_answer(q,                  # the `Question` (or its text)
               ) -> dict:
     "The model's answer record for one question; a replay miss or an unreadable completion raises."
     ctx = list(range(1, min(n_context, len(items)) + 1))
-    if not ctx: return dict(generator='llm', text='', citations=[], context=[], confidence=0.0, abstained=True, key=None, model=llm.model)
+    if not ctx:
+        return dict(generator='llm', text='', citations=[], context=[], confidence=0.0, abstained=True, key=None,
+                    model=llm.model)
     system, user = answer_prompt(q, items, n_context)
     d = parse_answer(llm(system, user, 'answer'), len(ctx)); ab = d['abstain']
-    return dict(generator='llm', text='' if ab else d['answer'].strip(), citations=[] if ab else sorted(set(d['citations'])), context=ctx,
+    return dict(generator='llm', text='' if ab else d['answer'].strip(),
+                citations=[] if ab else sorted(set(d['citations'])), context=ctx,
                 confidence=float(d['confidence']), abstained=ab, key=prompt_key(system, user), model=llm.model)
 
 def llm_generator(llm,                # the model: a `replay.Replay`

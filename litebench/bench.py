@@ -23,32 +23,38 @@ def select(questions,                # the `Question`s to choose from
            suites=None,              # only these suites; None: every suite
            limit: int | None = None  # at most this many (the first); None: all
           ) -> list:
-    "The questions of a split ('all': every one; 'unsplit': those without a split) and suites, the first `limit` of them."
+    ("The questions of a split ('all': every one; 'unsplit': those without a split) and suites, "
+     "the first `limit` of them.")
     if split not in SPLITS: raise ValueError(f'split must be one of {", ".join(SPLITS)}, got {split!r}')
-    qs = [q for q in questions if (split == 'all' or q.split == (None if split == 'unsplit' else split)) and (not suites or q.suite in suites)]
+    qs = [q for q in questions if (split == 'all' or q.split == (None if split == 'unsplit' else split))
+          and (not suites or q.suite in suites)]
     return qs[:limit] if limit else qs
 
 def families(cfgs,           # the configurations that ran
              users=(),       # the names of the user's own systems
              default=None    # the name the shipped default ran under (see `shipped`)
             ) -> dict:
-    "The ladder's steps and leave-one-out comparisons among the configurations that ran, and each user's system against the shipped default."
+    ("The ladder's steps and leave-one-out comparisons among the configurations that ran, "
+     "and each user's system against the shipped default.")
     byf = {c.factors: c.name for c in cfgs}
     rungs = [byf[c.factors] for c in ladder() if c.factors in byf]
     full = byf.get(frozenset(FACTORS))
-    return ({'ladder': list(zip(rungs, rungs[1:])), 'loo': [(full, byf[c.factors]) for c in loo()[1:] if full and c.factors in byf]}
+    return ({'ladder': list(zip(rungs, rungs[1:])),
+             'loo': [(full, byf[c.factors]) for c in loo()[1:] if full and c.factors in byf]}
             | ({'vs default': [(default, u) for u in users]} if users and default else {}))
 
 def shipped(cfgs,       # the configurations asked for
             taken=()    # names already used (the user's systems)
            ) -> tuple:
-    "(the configurations with the shipped default `configs.DEFAULT` among them, the name it runs under): the one with its factors, else it added as 'default'."
-    if (have := next((c.name for c in cfgs if c.factors == frozenset(DEFAULT)), None)) is not None: return list(cfgs), have
+    ("(the configurations with the shipped default `configs.DEFAULT` among them, the name it runs under): "
+     "the one with its factors, else it added as 'default'.")
+    if (have := next((c.name for c in cfgs if c.factors == frozenset(DEFAULT)), None)) is not None:
+        return list(cfgs), have
     name = 'default' if 'default' not in set(taken) | {c.name for c in cfgs} else 'default (shipped)'
     return list(cfgs) + [config(name, DEFAULT)], name
 
 # %% ../nbs/16_bench.ipynb #7d0a0008
-def run_bench(questions=None,               # question files or folders (default: the project's sets/), or a list of `Question`s
+def run_bench(questions=None,  # question files or folders (default: the project's sets/), or a list of `Question`s
               split: str = 'dev',           # 'dev', 'test', 'all' or 'unsplit'
               unseal_test: bool = False,    # needed to ask test questions (recorded in the ledger)
               configs='ladder',             # a spec for `configs.parse_spec`, or a list of `Config`
@@ -64,26 +70,36 @@ def run_bench(questions=None,               # question files or folders (default
               n_boot: int = DEFAULTS.n_boot,  # bootstrap resamples
               min_n: int = DEFAULTS.min_n,  # fewer questions than this: only diagnostic
               progress: bool = False,       # progress bars while embedding and asking
-              abstain: tuple | None = None, # (score, thresholds): each configuration also run abstaining below each threshold (`systems.abstaining`)
-              answers=None,                 # a stage after retrieval answering each row (an `answers.Stage`, e.g. `answers.answer_stage()`); None: retrieval only
-              executor=None                 # where the questions are asked (`executors.serial`, `executors.dask`); None: here, one by one
+              abstain: tuple | None = None, # (score, thresholds): each configuration also run abstaining per threshold
+              answers=None,                 # an `answers.Stage` (e.g. `answers.answer_stage()`); None: retrieval only
+              executor=None  # where questions are asked (`executors.serial`, `executors.dask`); None: here
              ):
     "Run the question bench; returns the run folder."
     src = questions if questions is not None else [project_root() / 'sets']
-    allq = list(src) if src and not isinstance(src, (str, Path)) and all(hasattr(q, 'gold') for q in src) else load_questions(src)
+    allq = (list(src) if src and not isinstance(src, (str, Path)) and all(hasattr(q, 'gold') for q in src)
+            else load_questions(src))
     qs = select(allq, split, suites, limit)
     if not qs: raise ValueError(f'no questions for split {split!r} and suites {suites or "all"}')
     asked = parse_spec(configs) if isinstance(configs, str) else list(configs or [])
     users = list(systems or {})
-    cfgs, default = shipped(asked, users) if users else (asked, None)   # each user's system is paired with the shipped default, whatever was asked
+    # each user's system is paired with the shipped default, whatever was asked
+    cfgs, default = shipped(asked, users) if users else (asked, None)
     stack = stack or Stack(encoder, pdfs, store_dir, limit=DEFAULTS.k, depth=DEFAULTS.depth, progress=progress)
     sys = {c.name: config_system(stack, c) for c in cfgs}
-    if abstain: sys |= {f'{c.name} | {abstain[0]}>={t:g}': abstaining(sys[c.name], abstain[0], t) for c in asked for t in abstain[1]}   # a threshold sweep: one system per threshold
+    # a threshold sweep: one system per threshold
+    if abstain:
+        sys |= {f'{c.name} | {abstain[0]}>={t:g}': abstaining(sys[c.name], abstain[0], t) for c in asked
+                for t in abstain[1]}
     sys |= dict(systems or {})
-    folders = {Path(p) if Path(p).is_dir() else Path(p).parent for p in ([src] if isinstance(src, (str, Path)) else src) if isinstance(p, (str, Path))}
-    summary = dict(by='system', group=('suite',), fams=families(cfgs, users, default), primary='ndcg10', binary='hit5', show=SHOW, n_boot=n_boot, seed=seed, min_n=min_n,
+    folders = {Path(p) if Path(p).is_dir() else Path(p).parent for p in ([src] if isinstance(src, (str, Path)) else src)
+               if isinstance(p, (str, Path))}
+    summary = dict(by='system', group=('suite',), fams=families(cfgs, users, default), primary='ndcg10', binary='hit5',
+                   show=SHOW, n_boot=n_boot, seed=seed, min_n=min_n,
                    factors={c.name: sorted(c.factors) for c in asked} if len(asked) == 2 ** len(FACTORS) else None)
-    params = dict(preset='bench', split=split, suites=sorted(suites) if suites else None, configs=[[c.name, sorted(c.factors)] for c in cfgs], seed=seed,
-                  abstain=[abstain[0], list(abstain[1])] if abstain else None, answers=answers.describe() if answers is not None else None, default=default)
+    params = dict(preset='bench', split=split, suites=sorted(suites) if suites else None,
+                  configs=[[c.name, sorted(c.factors)] for c in cfgs], seed=seed,
+                  abstain=[abstain[0], list(abstain[1])] if abstain else None,
+                  answers=answers.describe() if answers is not None else None, default=default)
     return run_questions(qs, sys, name='bench', params=params, stack=stack, out=out, unseal_test=unseal_test,
-                         folder=next(iter(folders)) if len(folders) == 1 else None, summary=summary, progress=progress, stage=answers, executor=executor)
+                         folder=next(iter(folders)) if len(folders) == 1 else None, summary=summary, progress=progress,
+                         stage=answers, executor=executor)

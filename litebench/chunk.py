@@ -14,7 +14,8 @@ __all__ = ['page_at', 'spans_to_chunks', 'chunk_pages', 'chunk_fixed', 'split_sp
 
 # %% ../nbs/03_chunk.ipynb #39a713c8
 def page_at(pages) -> tuple:
-    "Each page's start offset in the document's text, and its number: what `pages_of` needs, computed once per document."
+    ("Each page's start offset in the document's text, and its number: what `pages_of` needs, "
+     "computed once per document.")
     return page_starts(pages), [p.page for p in pages]
 
 def _trim(text: str, s: int, e: int) -> tuple:
@@ -25,7 +26,7 @@ def _trim(text: str, s: int, e: int) -> tuple:
 def spans_to_chunks(pages,                    # a document's `Page`s
                     spans,                    # (start, end) offsets into the document's text
                     text: str | None = None,  # the document's text, when already joined; None: `doc_text(pages)`
-                    at: tuple | None = None,  # `page_at(pages)`, when already at hand (a caller making chunks of many spans of one document); None: computed
+                    at: tuple | None = None,  # `page_at(pages)` when at hand (spans of one document); None: computed
                     **extra                   # fields set on every chunk (node, path)
                    ) -> list:  # the `Chunk`s, in span order
     "`Chunk`s for `spans` over the document's text (blank spans dropped); `extra` fields (node, path) are set on each."
@@ -58,7 +59,8 @@ def chunk_fixed(pages,               # a document's `Page`s
     if unit == 'chars': spans = [(i, min(i + size, len(text))) for i in range(0, max(len(text) - overlap, 1), step)]
     else:
         toks = [m.span() for m in _tok.finditer(text)]
-        spans = [(toks[i][0], toks[min(i + size, len(toks)) - 1][1]) for i in range(0, max(len(toks) - overlap, 1), step)] if toks else []
+        spans = [(toks[i][0], toks[min(i + size, len(toks)) - 1][1])
+                 for i in range(0, max(len(toks) - overlap, 1), step)] if toks else []
     return spans_to_chunks(pages, spans, text)
 
 # %% ../nbs/03_chunk.ipynb #9b5d2f5e
@@ -111,11 +113,14 @@ def chunk_recursive(pages,            # a document's `Page`s
 def check_chunks(pages,  # the document's `Page`s
                  chunks  # its `Chunk`s
                 ) -> int:
-    "Raise unless every chunk is exactly its text between its offsets and sits on the pages it claims; returns the count."
+    ("Raise unless every chunk is exactly its text between its offsets and sits on the pages it "
+     "claims; returns the count.")
     text, st = doc_text(pages), page_starts(pages)
     for c in chunks:
-        if text[c.start:c.end] != c.text: raise AssertionError(f'{c.doc}: chunk at {c.start}:{c.end} is not its source text')
+        if text[c.start:c.end] != c.text:
+            raise AssertionError(f'{c.doc}: chunk at {c.start}:{c.end} is not its source text')
         first, last = pages[c.pages[0] - 1], pages[c.pages[1] - 1]
-        if not (st[first.page - 1] <= c.start < st[first.page - 1] + len(first.text) and st[last.page - 1] < c.end <= st[last.page - 1] + len(last.text)):
+        if not (st[first.page - 1] <= c.start < st[first.page - 1] + len(first.text)
+                and st[last.page - 1] < c.end <= st[last.page - 1] + len(last.text)):
             raise AssertionError(f'{c.doc}: chunk at {c.start}:{c.end} does not sit on its claimed pages {c.pages}')
     return len(chunks)

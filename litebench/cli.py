@@ -32,8 +32,10 @@ def cmd_ingest(args) -> int:
     for d in docs:
         ns = build_tree(d); ks = Counter(n.kind or '-' for n in ns); ch = len(node_chunks(d, ns))
         total.update(docs=1, pages=len(d), nodes=len(ns), chunks=ch)
-        print(f"{d[0].doc:40} {len(d):4} pages {len(ns):4} nodes {ch:4} chunks  " + ' '.join(f'{k}:{v}' for k, v in sorted(ks.items())))
-    print(f"{total['docs']} documents, {total['pages']} pages, {total['nodes']} nodes, {total['chunks']} chunks"); return 0
+        print(f"{d[0].doc:40} {len(d):4} pages {len(ns):4} nodes {ch:4} chunks  " + ' '.join(
+            f'{k}:{v}' for k, v in sorted(ks.items())))
+    print(f"{total['docs']} documents, {total['pages']} pages, {total['nodes']} nodes, {total['chunks']} chunks")
+    return 0
 
 # %% ../nbs/17_cli.ipynb #e123b906
 def _systems(specs, questions=None) -> dict:
@@ -56,11 +58,13 @@ def cmd_eval(args) -> int:
         if not args.run: raise ValueError('eval report needs the run folder: litebench eval report RUN_DIR')
         print(render(args.run)); return 0
     from litebench.doceval import run_doc_eval
-    print(f'doc eval: encoder {args.encoder}, {args.n} sentences and their degraded variants, corpus {args.pdfs or "default"}')
+    print(f'doc eval: encoder {args.encoder}, {args.n} sentences and their degraded variants, '
+          f'corpus {args.pdfs or "default"}')
     from litebench.systems import Stack
     sys_ = _systems(args.system)
     stack = Stack(args.encoder, args.pdfs, unit=args.unit, skip_bad=args.skip_bad, progress=not args.quiet)
-    run = run_doc_eval(args.encoder, n=args.n, seed=args.seed, keep=args.keep, systems=sys_, out=args.out, stack=stack, progress=not args.quiet)
+    run = run_doc_eval(args.encoder, n=args.n, seed=args.seed, keep=args.keep, systems=sys_, out=args.out, stack=stack,
+                       progress=not args.quiet)
     return _done(run)
 
 # %% ../nbs/17_cli.ipynb #e123b907
@@ -70,7 +74,8 @@ def _sources(args) -> list:
 def _project_sets() -> Path:
     from litebench.core import project_root
     root = project_root()
-    if root is None: raise ValueError('no question files given and not inside a litebench checkout: pass --questions FILE_OR_DIR')
+    if root is None:
+        raise ValueError('no question files given and not inside a litebench checkout: pass --questions FILE_OR_DIR')
     return root / 'sets'
 
 def _abstain(spec: str | None) -> tuple | None:
@@ -80,14 +85,19 @@ def _abstain(spec: str | None) -> tuple | None:
     score, _, ts = spec.partition(':')
     try: th = [float(t) for t in ts.split(',') if t.strip()]
     except ValueError: th = []
-    if score not in SCORES or not th: raise ValueError(f'--abstain {spec}: expected SCORE:T1,T2,… with SCORE one of {", ".join(SCORES)} and numbers, e.g. vector:0.4,0.45')
+    if score not in SCORES or not th:
+        raise ValueError(f'--abstain {spec}: expected SCORE:T1,T2,… with SCORE one of {", ".join(SCORES)} and '
+                         'numbers, e.g. vector:0.4,0.45')
     return score, th
 
 def _split(given: str | None, qs) -> str:
-    "The split to run: the one given, else 'dev' when any question carries a split label, else 'unsplit' (said in a note)."
+    ("The split to run: the one given, else 'dev' when any question carries a split label, "
+     "else 'unsplit' (said in a note).")
     if given: return given
     if any(q.split for q in qs): return 'dev'
-    print("note: no question carries a split label (dev or test), so all of them run as split 'unsplit' (choose with --split)"); return 'unsplit'
+    print("note: no question carries a split label (dev or test), "
+          "so all of them run as split 'unsplit' (choose with --split)")
+    return 'unsplit'
 
 def cmd_bench(args) -> int:
     "The question bench's subcommands."
@@ -109,17 +119,21 @@ def cmd_bench(args) -> int:
     qs = Q.load_questions(src)                       # a malformed file is refused before any store is built
     sys_ = _systems(args.system, qs)
     split = _split(args.split, qs)
-    print(f'bench: split {split}, configurations {args.configs}, encoder {args.encoder}' + (f', answers by {args.generator}' if args.answers else ''))
+    print(f'bench: split {split}, configurations {args.configs}, encoder {args.encoder}' + (
+        f', answers by {args.generator}' if args.answers else ''))
     if not B.select(qs, split, args.suites, args.limit):
         have = ', '.join(f'{k} {v}' for k, v in sorted(Counter(q.split or 'unsplit' for q in qs).items()))
-        raise ValueError(f'no questions for split {split!r} and suites {args.suites or "all"} (the questions: {have}): choose one with --split dev|test|all|unsplit')
+        raise ValueError(f'no questions for split {split!r} and suites {args.suites or "all"} (the questions: {have}): '
+                         'choose one with --split dev|test|all|unsplit')
     from contextlib import nullcontext
     from litebench.executors import scheduler
     ex = scheduler(args.scheduler)                   # a mistake here is refused before any store is built
     stack = Stack(args.encoder, args.pdfs, skip_bad=args.skip_bad, progress=not args.quiet)
     with ex or nullcontext():
-        run = B.run_bench(src, split=split, unseal_test=args.unseal_test, configs=args.configs, systems=sys_, suites=args.suites, limit=args.limit,
-                          out=args.out, seed=args.seed, stack=stack, progress=not args.quiet, abstain=abstain, answers=stage, executor=ex)
+        run = B.run_bench(src, split=split, unseal_test=args.unseal_test, configs=args.configs, systems=sys_,
+                          suites=args.suites, limit=args.limit,
+                          out=args.out, seed=args.seed, stack=stack, progress=not args.quiet, abstain=abstain,
+                          answers=stage, executor=ex)
     return _done(run) if stage is None else _answered(run, stage)
 
 # %% ../nbs/17_cli.ipynb #e123b931
@@ -127,7 +141,8 @@ def _stage(args):
     "The answer stage `bench run` was asked for; None without `--answers`."
     from litebench.replay import open_llm
     if not args.answers:
-        if args.llm or args.generator != 'extractive': raise ValueError('--llm and --generator go with --answers (bench run) or with bench judge / draft')
+        if args.llm or args.generator != 'extractive':
+            raise ValueError('--llm and --generator go with --answers (bench run) or with bench judge / draft')
         return None
     from litebench.answers import answer_stage
     return answer_stage(args.generator, llm=open_llm(args.llm) if args.generator == 'llm' else None)
@@ -135,16 +150,20 @@ def _stage(args):
 def _pending_note(llm) -> str:
     "What to do after recording: where the prompts went."
     from litebench.replay import pending_path
-    return f"recorded {llm.stats['recorded']} new prompt(s) to {pending_path(llm.path)}: write a completion for each into {llm.path} (replay.fill), then run again with --llm replay:{llm.path}"
+    return (f"recorded {llm.stats['recorded']} new prompt(s) to {pending_path(llm.path)}: "
+            f"write a completion for each into {llm.path} (replay.fill), then run again with --llm replay:{llm.path}")
 
 def _answered(run, stage) -> int:
     "A finished answer-tier run: its report, its answers' count, and a note or an error when answers failed."
     from litebench.runs import read_run
     code = _done(run); meta = read_run(run)['run']; bad = meta.get('answer_errors') or 0
     llm = stage.settings.get('llm')
-    print(f"answers: {meta['params']['planned_rows'] - bad} written, {bad} failed; grade them with: litebench bench judge {run}")
+    print(f"answers: {meta['params']['planned_rows'] - bad} written, {bad} failed; grade them with: "
+          f"litebench bench judge {run}")
     if llm is not None and llm.mode == 'record': print(_pending_note(llm)); return code
-    if bad: print(f'ERROR: {bad} answer(s) failed (see each row\'s answer.error in {run}/per_query.jsonl)', file=sys.stderr); return code or 1
+    if bad:
+        print(f'ERROR: {bad} answer(s) failed (see each row\'s answer.error in {run}/per_query.jsonl)', file=sys.stderr)
+        return code or 1
     return code
 
 def _graded(args) -> int:
@@ -153,13 +172,19 @@ def _graded(args) -> int:
     from litebench.replay import open_llm
     if args.what == 'draft':
         from litebench.draft import cmd_draft
-        if not args.suite or not args.llm: raise ValueError('bench draft needs --suite SUITE and --llm record:STORE or replay:STORE')
+        if not args.suite or not args.llm:
+            raise ValueError('bench draft needs --suite SUITE and --llm record:STORE or replay:STORE')
         return cmd_draft(_sources(args)[0], args.suite, args.llm, args.pack)
     if args.what == 'agree':
-        if len(args.runs) != 2: raise ValueError('bench agree takes the labels file and the run folder: litebench bench agree LABELS.yaml RUN_DIR [--label JUDGE]')
+        if len(args.runs) != 2:
+            raise ValueError('bench agree takes the labels file and the run folder: '
+                             'litebench bench agree LABELS.yaml RUN_DIR [--label JUDGE]')
         a = J.agree(args.runs[0], args.runs[1], args.label, seed=args.seed)
-        print(J.agreement_line(args.runs[1], args.label)[0]); print(f"written to {Path(args.runs[1]) / 'judge' / args.label / 'agreement.json'}"); return 0
-    if len(args.runs) != 1: raise ValueError('bench judge takes one run folder: litebench bench judge RUN_DIR [--llm replay:STORE]')
+        print(J.agreement_line(args.runs[1], args.label)[0])
+        print(f"written to {Path(args.runs[1]) / 'judge' / args.label / 'agreement.json'}")
+        return 0
+    if len(args.runs) != 1:
+        raise ValueError('bench judge takes one run folder: litebench bench judge RUN_DIR [--llm replay:STORE]')
     llm = open_llm(args.llm)
     out = J.judge_run(args.runs[0], llm)
     print(J.render_judge(args.runs[0], out.name)); print(f'grades: {out}')
@@ -181,12 +206,17 @@ def cmd_export(args) -> int:
     "Export a run folder for other tools: `trec` writes its TREC run files, qrels, topics and docno mapping."
     from litebench.trec import export_trec
     from litebench.runs import read_run
-    if args.unit and not (args.pdfs and args.level == 'unit'): raise ValueError('--unit needs --level unit and --pdfs (the corpus whose units it names)')
+    if args.unit and not (args.pdfs and args.level == 'unit'):
+        raise ValueError('--unit needs --level unit and --pdfs (the corpus whose units it names)')
     meta = read_run(args.run)['run']
-    if meta.get('status') != 'done': print(f"note: the run ended {meta.get('status')}; questions it did not ask have no lines")
+    if meta.get('status') != 'done':
+        print(f"note: the run ended {meta.get('status')}; questions it did not ask have no lines")
     units = _corpus_units(args.pdfs, args.unit) if args.level == 'unit' and args.pdfs else None
-    if args.level == 'unit' and units is None: print('note: no --pdfs, so gold headings and result paths are used as written: they match only where a heading is written as the full path of its unit')
-    for p in export_trec(args.run, args.out, args.level, units): print(f'{len(p.read_text(encoding="utf-8").splitlines()):6} lines  {p}')
+    if args.level == 'unit' and units is None:
+        print('note: no --pdfs, so gold headings and result paths are used as written: '
+              'they match only where a heading is written as the full path of its unit')
+    for p in export_trec(args.run, args.out, args.level, units):
+        print(f'{len(p.read_text(encoding="utf-8").splitlines()):6} lines  {p}')
     return 0
 
 # %% ../nbs/17_cli.ipynb #e123b908
@@ -195,44 +225,75 @@ class _Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr); print(f'ERROR: {message}', file=sys.stderr); sys.exit(2)
 
 def _common(p, d=DEFAULTS):
-    p.add_argument('--encoder', default=d.encoder, help="lsa, minilm, static, st:MODEL or module:callable (default: %(default)s)")
+    p.add_argument('--encoder', default=d.encoder,
+                   help="lsa, minilm, static, st:MODEL or module:callable (default: %(default)s)")
     p.add_argument('--pdfs', help='folder of PDFs (default: the default corpus)')
-    p.add_argument('--system', action='append', metavar='NAME=module:callable', help='your own system, beside the built-ins (repeatable)')
+    p.add_argument('--system', action='append', metavar='NAME=module:callable',
+                   help='your own system, beside the built-ins (repeatable)')
     p.add_argument('--seed', type=int, default=d.seed); p.add_argument('--out', help='runs folder (default data/runs)')
     p.add_argument('--quiet', action='store_true', help='no progress bar')
     p.add_argument('--skip-bad', action='store_true', help='go on without unreadable PDFs, listing them')
 
 def _eval_parser(sub):
     e = sub.add_parser('eval', help='the doc evaluation (the main job), or re-render a run')
-    e.add_argument('what', choices=['doc', 'report']); e.add_argument('run', nargs='?', help='run folder (for report)'); _common(e)
+    e.add_argument('what', choices=['doc', 'report'])
+    e.add_argument('run', nargs='?', help='run folder (for report)')
+    _common(e)
     e.add_argument('--n', type=int, default=DEFAULTS.n, help='verbatim sentences (default: %(default)s)')
-    e.add_argument('--keep', type=float, default=DEFAULTS.keep, help='share of words degraded queries keep (default: %(default)s)')
-    e.add_argument('--unit', help='the unit questions are asked about: a node kind of the trees (article, section, …), leaf (the tree\'s leaves, whatever their kind) or page (default: the commonest kind among the leaves, or the leaves when it makes fewer than 20 units)'); e.set_defaults(fn=cmd_eval)
+    e.add_argument('--keep', type=float, default=DEFAULTS.keep,
+                   help='share of words degraded queries keep (default: %(default)s)')
+    e.add_argument('--unit',
+                   help='the unit questions are asked about: a node kind of the trees (article, section, …), '
+                        'leaf (the tree\'s leaves, whatever their kind) or page (default: '
+                        'the commonest kind among the leaves, or the leaves when it makes fewer than 20 units)')
+    e.set_defaults(fn=cmd_eval)
 
 def _bench_parser(sub):
-    b = sub.add_parser('bench', help='the question bench: validate, sample, split, run, report, compare; the answer tier: judge, agree, draft')
-    b.add_argument('what', choices=['validate', 'sample', 'split', 'run', 'report', 'compare', 'judge', 'agree', 'draft'])
-    b.add_argument('runs', nargs='*', help='run folder(s), for report, compare and judge; LABELS.yaml RUN_DIR for agree')
-    b.add_argument('--answers', action='store_true', help='run: write an answer per row from the top chunks (the answer tier)')
-    b.add_argument('--generator', default='extractive', choices=['extractive', 'llm'], help='run --answers: who writes the answers (default: %(default)s, needs no model)')
-    b.add_argument('--llm', metavar='record:STORE|replay:STORE', help='the replay layer for model calls (run --generator llm, judge, draft)')
-    b.add_argument('--label', default='match', help='agree: the judge to measure (its folder under RUN/judge/; default: %(default)s)')
-    b.add_argument('--suite', help='draft: the suite whose seeds to draft'); b.add_argument('--pack', help='draft: one seed pack in sets/seeds to draft all of')
-    b.add_argument('--questions', action='append', metavar='FILE_OR_DIR', help='question files or folders (repeatable; default: the project\'s sets/)')
+    b = sub.add_parser('bench',
+                       help='the question bench: validate, sample, split, run, report, compare; '
+                            'the answer tier: judge, agree, draft')
+    b.add_argument('what', choices=['validate', 'sample', 'split', 'run', 'report', 'compare', 'judge',
+                                    'agree', 'draft'])
+    b.add_argument('runs', nargs='*',
+                   help='run folder(s), for report, compare and judge; LABELS.yaml RUN_DIR for agree')
+    b.add_argument('--answers', action='store_true',
+                   help='run: write an answer per row from the top chunks (the answer tier)')
+    b.add_argument('--generator', default='extractive', choices=['extractive', 'llm'],
+                   help='run --answers: who writes the answers (default: %(default)s, needs no model)')
+    b.add_argument('--llm', metavar='record:STORE|replay:STORE',
+                   help='the replay layer for model calls (run --generator llm, judge, draft)')
+    b.add_argument('--label', default='match',
+                   help='agree: the judge to measure (its folder under RUN/judge/; default: %(default)s)')
+    b.add_argument('--suite', help='draft: the suite whose seeds to draft')
+    b.add_argument('--pack', help='draft: one seed pack in sets/seeds to draft all of')
+    b.add_argument('--questions', action='append', metavar='FILE_OR_DIR',
+                   help='question files or folders (repeatable; default: the project\'s sets/)')
     b.add_argument('--sets', help=argparse.SUPPRESS); _common(b)
-    b.add_argument('--suites', nargs='+'); b.add_argument('--split', choices=['dev', 'test', 'all', 'unsplit'], help='run: which questions (default: dev, or unsplit when no question carries a split label)')
+    b.add_argument('--suites', nargs='+')
+    b.add_argument('--split', choices=['dev', 'test', 'all', 'unsplit'],
+                   help='run: which questions (default: dev, or unsplit when no question carries a split label)')
     b.add_argument('--unseal-test', action='store_true', help='allow the test split (recorded in the ledger)')
-    b.add_argument('--abstain', metavar='SCORE:T1,T2', help='run: also run each configuration abstaining below each threshold of SCORE (fused, keyword or vector)')
+    b.add_argument('--abstain', metavar='SCORE:T1,T2',
+                   help='run: also run each configuration abstaining below each threshold of SCORE '
+                        '(fused, keyword or vector)')
     b.add_argument('--configs', default='ladder', help="ladder, loo, factorial, a YAML file, or several joined by '+'")
     b.add_argument('--limit', type=int); b.add_argument('--n', type=int, default=10, help='seeds to sample')
     b.add_argument('--allow-partial', action='store_true', help='compare runs that did not finish')
-    b.add_argument('--scheduler', metavar='ADDRESS', help='run on Dask: local, local:N (a LocalCluster of N workers) or a scheduler address tcp://HOST:PORT (needs litebench[dask])')
-    b.add_argument('--adopt', action='store_true', help='split: record the dev/test labels a question file already has'); b.set_defaults(fn=cmd_bench)
+    b.add_argument('--scheduler', metavar='ADDRESS',
+                   help='run on Dask: local, local:N (a LocalCluster of N workers) '
+                        'or a scheduler address tcp://HOST:PORT (needs litebench[dask])')
+    b.add_argument('--adopt', action='store_true', help='split: record the dev/test labels a question file already has')
+    b.set_defaults(fn=cmd_bench)
 
 def _export_parser(sub):
-    x = sub.add_parser('export', help="a run folder's files for other tools: trec (run files and qrels for trec_eval, ir_measures)")
-    x.add_argument('what', choices=['trec']); x.add_argument('run', help='run folder'); x.add_argument('--level', default='doc', choices=['doc', 'unit'])
-    x.add_argument('--out', help='folder to write into (default: RUN/trec)'); x.add_argument('--pdfs', help='corpus folder resolving headings to units (unit level)')
+    x = sub.add_parser('export',
+                       help="a run folder's files for other tools: "
+                            "trec (run files and qrels for trec_eval, ir_measures)")
+    x.add_argument('what', choices=['trec'])
+    x.add_argument('run', help='run folder')
+    x.add_argument('--level', default='doc', choices=['doc', 'unit'])
+    x.add_argument('--out', help='folder to write into (default: RUN/trec)')
+    x.add_argument('--pdfs', help='corpus folder resolving headings to units (unit level)')
     x.add_argument('--unit', help='the unit kind (with --pdfs; default: from the trees)'); x.set_defaults(fn=cmd_export)
 
 # %% ../nbs/17_cli.ipynb #e123b9a2
@@ -240,13 +301,16 @@ def cmd_recall(args) -> int:
     "The recall harness: run, diff against a baseline, check regress cases, print the report (markdown or JSON)."
     from litebench import recall as R
     if args.base and args.base_config: raise ValueError('--base and --base-config: choose one baseline')
-    if args.queries and not Path(args.queries).is_file(): raise FileNotFoundError(f'--queries {args.queries}: no such query set file')
+    if args.queries and not Path(args.queries).is_file():
+        raise FileNotFoundError(f'--queries {args.queries}: no such query set file')
     from contextlib import nullcontext
     from litebench.executors import scheduler
     ex = scheduler(args.scheduler)
     with ex or nullcontext():
-        rep, code = R.recall(args.corpus, args.queries, args.types, args.config, args.limit, args.k, args.encoder, args.base, args.base_config,
-                             args.bench or 0, not args.no_regress, args.fail_on_loss, args.regress, progress=not args.quiet, executor=ex,
+        rep, code = R.recall(args.corpus, args.queries, args.types, args.config, args.limit, args.k, args.encoder,
+                             args.base, args.base_config,
+                             args.bench or 0, not args.no_regress, args.fail_on_loss, args.regress,
+                             progress=not args.quiet, executor=ex,
                              code=args.code, pdfs=args.pdfs, n=args.n, seed=args.seed)
     print(json.dumps(rep, indent=1, default=str) if args.json else R.render(rep, misses=args.misses))
     if code: print(f"ERROR: {len(rep['losses'])} loss(es): {rep['losses'][0]}", file=sys.stderr)
@@ -255,41 +319,66 @@ def cmd_recall(args) -> int:
 def _recall_parser(sub):
     from litebench.recall import DEFAULT_CONFIG
     from litebench.namequeries import ALL_TYPES
-    r = sub.add_parser('recall', help='the recall harness: derived name queries, per-query diffs against a git ref or a configuration, regress cases',
-                       epilog='examples:  litebench recall --corpus code --limit 100   |   litebench recall --code ./myproject --base-config keyword+vector   |   '
+    r = sub.add_parser('recall',
+                       help='the recall harness: derived name queries, '
+                            'per-query diffs against a git ref or a configuration, regress cases',
+                       epilog='examples:  litebench recall --corpus code --limit 100   |   litebench recall --code '
+                              './myproject --base-config keyword+vector   |   '
                               'litebench recall --pdfs ./manuals --base main --fail-on-loss')
-    r.add_argument('--corpus', choices=['pdfs', 'code', 'all'], help='the corpora asked (default: those given by --code/--pdfs, else all pinned ones)')
-    r.add_argument('--code', metavar='PATH', help='your own code corpus: a wheel, an sdist or a folder of Python (its queries are derived from it)')
-    r.add_argument('--pdfs', metavar='DIR', help='your own folder of PDFs (its queries are derived from it: outline names and sentences)')
-    r.add_argument('--n', type=int, default=350, help='with --code/--pdfs: named nodes sampled for the derived queries (default: %(default)s)')
+    r.add_argument('--corpus', choices=['pdfs', 'code', 'all'],
+                   help='the corpora asked (default: those given by --code/--pdfs, else all pinned ones)')
+    r.add_argument('--code', metavar='PATH',
+                   help='your own code corpus: a wheel, an sdist or a folder of Python (its '
+                        'queries are derived from it)')
+    r.add_argument('--pdfs', metavar='DIR',
+                   help='your own folder of PDFs (its queries are derived from it: outline names and sentences)')
+    r.add_argument('--n', type=int, default=350,
+                   help='with --code/--pdfs: named nodes sampled for the derived queries (default: %(default)s)')
     r.add_argument('--seed', type=int, default=0, help='with --code/--pdfs: the sampling seed (default: %(default)s)')
-    r.add_argument('--queries', help='query set TSV: corpus, query, type, source (default: the shipped recall/queries.tsv, or derived from --code/--pdfs)')
-    r.add_argument('--types', nargs='+', choices=ALL_TYPES, help='query types (default: all)'); r.add_argument('--config', default=DEFAULT_CONFIG, help="factors joined by '+' (default: %(default)s)")
-    r.add_argument('--limit', type=int, help='queries per corpus (default: all)'); r.add_argument('--k', type=int, default=50, help='results kept per query (default: %(default)s)')
-    r.add_argument('--encoder', default=DEFAULTS.encoder, help='lsa, minilm, static, st:MODEL or module:callable (default: %(default)s)')
+    r.add_argument('--queries',
+                   help='query set TSV: corpus, query, type, source (default: the shipped recall/queries.tsv, '
+                        'or derived from --code/--pdfs)')
+    r.add_argument('--types', nargs='+', choices=ALL_TYPES, help='query types (default: all)')
+    r.add_argument('--config', default=DEFAULT_CONFIG, help="factors joined by '+' (default: %(default)s)")
+    r.add_argument('--limit', type=int, help='queries per corpus (default: all)')
+    r.add_argument('--k', type=int, default=50, help='results kept per query (default: %(default)s)')
+    r.add_argument('--encoder', default=DEFAULTS.encoder,
+                   help='lsa, minilm, static, st:MODEL or module:callable (default: %(default)s)')
     r.add_argument('--misses', action='store_true', help='list every query whose source is not #1')
-    r.add_argument('--json', action='store_true', help='print the report as one JSON object'); r.add_argument('--bench', type=int, metavar='REPS', help='time each query through both sides REPS times')
-    r.add_argument('--base', metavar='REF', help='baseline: litebench at this git ref, in its own process'); r.add_argument('--base-config', metavar='NAME', help='baseline: another configuration of this tree')
+    r.add_argument('--json', action='store_true', help='print the report as one JSON object')
+    r.add_argument('--bench', type=int, metavar='REPS', help='time each query through both sides REPS times')
+    r.add_argument('--base', metavar='REF', help='baseline: litebench at this git ref, in its own process')
+    r.add_argument('--base-config', metavar='NAME', help='baseline: another configuration of this tree')
     r.add_argument('--fail-on-loss', action='store_true', help='exit 1 when a source or a regress case was lost')
     r.add_argument('--no-regress', action='store_true', help='skip the regress cases')
-    r.add_argument('--regress', metavar='FILE', help='regress cases TSV: corpus, query, pattern (default: the shipped recall/regress.tsv, for the pinned corpora only)')
+    r.add_argument('--regress', metavar='FILE',
+                   help='regress cases TSV: corpus, query, pattern (default: the shipped recall/regress.tsv, '
+                        'for the pinned corpora only)')
     r.add_argument('--quiet', action='store_true', help='no plan line, no progress bars')
-    r.add_argument('--scheduler', metavar='ADDRESS', help='run on Dask: local, local:N (a LocalCluster of N workers) or a scheduler address tcp://HOST:PORT (needs litebench[dask])')
+    r.add_argument('--scheduler', metavar='ADDRESS',
+                   help='run on Dask: local, local:N (a LocalCluster of N workers) '
+                        'or a scheduler address tcp://HOST:PORT (needs litebench[dask])')
     r.set_defaults(fn=cmd_recall)
 
 # %% ../nbs/17_cli.ipynb #e123b90a
-DATA_NOTE = ('Where data goes: fetched corpora, stores, caches and run folders go to $LITEBENCH_DATA when set, else to data/ in the litebench '
-             'checkout you are in, else to the per-user data folder ({user}). Mirrors: $LITEBENCH_MIRROR (PDFs), $LITEBENCH_CODE_MIRROR (wheels).')
+DATA_NOTE = ('Where data goes: fetched corpora, stores, caches and run folders go to $LITEBENCH_DATA when set, '
+             'else to data/ in the litebench '
+             'checkout you are in, else to the per-user data folder ({user}). Mirrors: $LITEBENCH_MIRROR (PDFs), '
+             '$LITEBENCH_CODE_MIRROR (wheels).')
 
 def parser() -> argparse.ArgumentParser:
     "The `litebench` argument parser."
     from litebench.core import user_data
-    p = _Parser(prog='litebench', description='Does this retrieval change actually help, on real documents?', epilog=DATA_NOTE.format(user=user_data()))
+    p = _Parser(prog='litebench', description='Does this retrieval change actually help, on real documents?',
+                epilog=DATA_NOTE.format(user=user_data()))
     sub = p.add_subparsers(dest='cmd', required=True, parser_class=_Parser)
     f = sub.add_parser('fetch', help='fetch and verify the default corpus', epilog=DATA_NOTE.format(user=user_data()))
-    f.add_argument('--dest', help='folder to fetch into (default: pdfs/ in the data folder)'); f.add_argument('--mirror', help='mirror folder (default: $LITEBENCH_MIRROR, else ../shared/pdfs beside a checkout)'); f.set_defaults(fn=cmd_fetch)
+    f.add_argument('--dest', help='folder to fetch into (default: pdfs/ in the data folder)')
+    f.add_argument('--mirror', help='mirror folder (default: $LITEBENCH_MIRROR, else ../shared/pdfs beside a checkout)')
+    f.set_defaults(fn=cmd_fetch)
     i = sub.add_parser('ingest', help='read, tree and chunk a corpus and print a summary')
-    i.add_argument('--pdfs', help='folder of PDFs (default: the default corpus)'); i.add_argument('--skip-bad', action='store_true', help='skip unreadable PDFs, listing them')
+    i.add_argument('--pdfs', help='folder of PDFs (default: the default corpus)')
+    i.add_argument('--skip-bad', action='store_true', help='skip unreadable PDFs, listing them')
     i.set_defaults(fn=cmd_ingest)
     for add in (_eval_parser, _bench_parser, _export_parser, _recall_parser): add(sub)
     return p
@@ -304,7 +393,8 @@ def _mistakes() -> tuple:
     extra = ()
     try: from litebench.encode import MissingExtra; extra = (MissingExtra,)
     except ImportError: pass
-    return (FetchError, QuestionError, SealError, StoreError, PdfError, FileNotFoundError, FileExistsError, NotADirectoryError, IsADirectoryError, ValueError, *extra)
+    return (FetchError, QuestionError, SealError, StoreError, PdfError, FileNotFoundError, FileExistsError,
+            NotADirectoryError, IsADirectoryError, ValueError, *extra)
 
 def main(argv=None) -> int:
     "Entry point of the `litebench` command."

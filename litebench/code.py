@@ -27,7 +27,8 @@ def code_pages(doc: str,         # the module's dotted name, e.g. 'rich.console'
               ) -> CodeDoc:
     "A file's source as a `CodeDoc`: one `Page` per line, so a span's pages are its lines."
     lines = text.splitlines(keepends=True) or ['']
-    pages = [Page(doc, i, l if l.endswith(('\n', '\r')) else l + '\n', (Line(0, len(l.rstrip('\r\n')), False, 10.0),), not l.strip()) for i, l in enumerate(lines, 1)]
+    pages = [Page(doc, i, l if l.endswith(('\n', '\r')) else l + '\n', (Line(0, len(l.rstrip('\r\n')), False, 10.0),),
+                  not l.strip()) for i, l in enumerate(lines, 1)]
     return CodeDoc(pages, doc, project)
 
 # %% ../nbs/04b_code.ipynb #b9360739
@@ -64,7 +65,8 @@ def code_tree(pages: CodeDoc) -> list:
     ids = {(): nodes[0]}
     for i, x in enumerate(definitions(text), 1):
         parent = ids.get(x.path[:-1], nodes[0])
-        n = Node(f'{doc}#{i}', doc, parent.id, parent.level + 1, x.kind, x.name, parent.path + (x.name,), (x.first, x.last), (st[x.first - 1], end(x.last)))
+        n = Node(f'{doc}#{i}', doc, parent.id, parent.level + 1, x.kind, x.name, parent.path + (x.name,),
+                 (x.first, x.last), (st[x.first - 1], end(x.last)))
         nodes.append(n); ids.setdefault(x.path, n)
     return nodes
 
@@ -91,18 +93,23 @@ def code_chunks(pages: CodeDoc, nodes, size: int = 1200) -> list:
 
 # %% ../nbs/04b_code.ipynb #1483a056
 def module_name(path: str) -> str:
-    "The dotted module name of a file path inside a project: 'rich/console.py' → 'rich.console' (a leading `src/` dropped)."
+    ("The dotted module name of a file path inside a project: "
+     "'rich/console.py' → 'rich.console' (a leading `src/` dropped).")
     parts = path[:-3].split('/')
     if parts[0] == 'src' and len(parts) > 1: parts = parts[1:]
     return '.'.join(parts[:-1] if parts[-1] == '__init__' else parts)
 
 def _parsed(files, where: str, project: str) -> list:
-    "The `CodeDoc` of every (path, bytes) in `files` that parses, sorted by module name; the rest left out with a warning."
+    ("The `CodeDoc` of every (path, bytes) in `files` that parses, sorted by module name; "
+     "the rest left out with a warning.")
     out = []
     for name, raw in sorted(files):
         text = raw.decode('utf-8', 'replace')
         try: ast.parse(text)
-        except (SyntaxError, ValueError) as e: warnings.warn(f'{where}: {name} left out: it does not parse ({getattr(e, "msg", e)}, line {getattr(e, "lineno", "?")})'); continue
+        except (SyntaxError, ValueError) as e:
+            warnings.warn(f'{where}: {name} left out: it does not parse ({getattr(e, "msg", e)}, '
+                          f'line {getattr(e, "lineno", "?")})')
+            continue
         out.append(code_pages(module_name(name), text, project))
     return sorted(out, key=lambda d: d.doc)
 
@@ -126,7 +133,8 @@ def _kept(rel: str) -> bool:
 
 def _tree_files(root: Path) -> list:
     "(path below `root`, bytes) of every source file of a folder."
-    return [(r, p.read_bytes()) for p in root.rglob('*.py') if _kept(r := p.relative_to(root).as_posix()) and p.is_file()]
+    return [(r, p.read_bytes()) for p in root.rglob('*.py') if _kept(r := p.relative_to(root).as_posix())
+            and p.is_file()]
 
 def _sdist_files(path: Path) -> list:
     "(path below the sdist's first folder, bytes) of every `.py` file of a `.tar.gz`/`.tgz`/`.zip` sdist."
@@ -134,7 +142,8 @@ def _sdist_files(path: Path) -> list:
     if path.suffix == '.zip':
         with zipfile.ZipFile(path) as z: got = [(n, z.read(n)) for n in z.namelist() if n.endswith('.py')]
     else:
-        with tarfile.open(path) as t: got = [(m.name, t.extractfile(m).read()) for m in t.getmembers() if m.isfile() and m.name.endswith('.py')]
+        with tarfile.open(path) as t:
+            got = [(m.name, t.extractfile(m).read()) for m in t.getmembers() if m.isfile() and m.name.endswith('.py')]
     return [(r, b) for n, b in got if '/' in n and _kept(r := n.split('/', 1)[1])]
 
 def read_sources(path  # a wheel, an sdist (.tar.gz, .tgz, .zip) or a folder of Python sources
@@ -146,7 +155,8 @@ def read_sources(path  # a wheel, an sdist (.tar.gz, .tgz, .zip) or a folder of 
         docs = _parsed([(pre + r, b) for r, b in _tree_files(path)], path.name, path.resolve().name)
     elif not path.exists(): raise FileNotFoundError(f'{path}: no such wheel, sdist or folder of Python sources')
     elif path.suffix == '.whl': docs = read_wheel(path)
-    elif path.name.endswith(('.tar.gz', '.tgz', '.zip')): docs = _parsed(_sdist_files(path), path.name, re.sub(r'\.(tar\.gz|tgz|zip)$', '', path.name))
+    elif path.name.endswith(('.tar.gz', '.tgz', '.zip')):
+        docs = _parsed(_sdist_files(path), path.name, re.sub(r'\.(tar\.gz|tgz|zip)$', '', path.name))
     else: raise ValueError(f'{path}: not a wheel (.whl), an sdist (.tar.gz, .tgz, .zip) or a folder of Python sources')
     if not docs: raise ValueError(f'{path}: no Python file that parses')
     return docs

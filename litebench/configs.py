@@ -16,12 +16,18 @@ __all__ = ['FACTORS', 'LANES', 'OPTIONS', 'NAMED', 'KW_WEIGHTS', 'HELD_SHARE', '
 
 # %% ../nbs/11b_configs.ipynb #b64c9090
 FACTORS = ('keyword', 'vector', 'tree', 'heading', 'spans', 'sections', 'kw_all')
-LANES = ('names',)   # factors a configuration may name that the generated designs leave out (`ladder(FACTORS + LANES)` adds them)
-OPTIONS = ('kw_relax', 'fuse_minmax', 'fuse_adapt', 'fuse_held', 'rerank', 'token_chunks', 'window_pool')   # choices on trial, measured against the default; the generated designs leave them out too
+# factors a configuration may name that the generated designs leave out (`ladder(FACTORS + LANES)` adds them)
+LANES = ('names',)
+# choices on trial, measured against the default; the generated designs leave them out too
+OPTIONS = ('kw_relax', 'fuse_minmax', 'fuse_adapt', 'fuse_held', 'rerank', 'token_chunks', 'window_pool')
 NAMED = FACTORS + LANES + OPTIONS
 KW_WEIGHTS = (0.5, 2, 3)   # the keyword leg's weights on trial (`kw_w<x>`, the vector leg's 1); the default is 1
-HELD_SHARE = 0.5           # `fuse_held`: the share of the keyword leg's terms a candidate must hold to rank ahead of the rest (chosen on the dev questions and the derived query families)
-DEFAULT = ('keyword', 'vector', 'tree', 'heading', 'spans', 'fuse_held', 'fuse_minmax')   # what `TreeStore.doc_search` does by default (the bench page's decision); before it, the same without the two fusion options
+# `fuse_held`: the share of the keyword leg's terms a candidate must hold to rank ahead of the rest (chosen on the dev
+# questions and the derived query families)
+HELD_SHARE = 0.5
+# what `TreeStore.doc_search` does by default (the bench page's decision); before it, the same without the two fusion
+# options
+DEFAULT = ('keyword', 'vector', 'tree', 'heading', 'spans', 'fuse_held', 'fuse_minmax')
 _KW_W = re.compile(r'kw_w(\d+(?:\.\d+)?)')
 
 def kw_weight(factors) -> float:
@@ -46,9 +52,13 @@ def config(name: str,  # the configuration's name
           ) -> Config:
     "A `Config`, its factors checked against `NAMED`."
     fs = frozenset(factors)
-    if bad := sorted(f for f in fs - set(NAMED) if not _KW_W.fullmatch(f)): raise ValueError(f'configuration {name!r}: unknown factors {bad}; known: {", ".join(NAMED)}, kw_w<x>')
-    if len([f for f in fs if _KW_W.fullmatch(f)]) > 1: raise ValueError(f'configuration {name!r}: name one keyword weight (kw_w<x>), got {sorted(f for f in fs if _KW_W.fullmatch(f))}')
-    if {'kw_all', 'kw_relax'} <= fs: raise ValueError(f'configuration {name!r}: kw_all and kw_relax are two keyword modes; name one')
+    if bad := sorted(f for f in fs - set(NAMED) if not _KW_W.fullmatch(f)):
+        raise ValueError(f'configuration {name!r}: unknown factors {bad}; known: {", ".join(NAMED)}, kw_w<x>')
+    if len([f for f in fs if _KW_W.fullmatch(f)]) > 1:
+        raise ValueError(f'configuration {name!r}: name one keyword weight (kw_w<x>), '
+                         f'got {sorted(f for f in fs if _KW_W.fullmatch(f))}')
+    if {'kw_all', 'kw_relax'} <= fs:
+        raise ValueError(f'configuration {name!r}: kw_all and kw_relax are two keyword modes; name one')
     return Config(name, fs)
 
 def label(factors) -> str:
@@ -74,10 +84,12 @@ def load_configs(path) -> list:
     path = Path(path)
     try: d = yaml.safe_load(path.read_text(encoding='utf-8'))
     except yaml.YAMLError as e: raise ValueError(f'{path}: not valid YAML ({e})') from None
-    if not isinstance(d, dict) or not d: raise ValueError(f'{path}: expected a mapping of configuration names to lists of factors')
+    if not isinstance(d, dict) or not d:
+        raise ValueError(f'{path}: expected a mapping of configuration names to lists of factors')
     out = []
     for name, fs in d.items():
-        if not isinstance(fs, list): raise ValueError(f'{path}: configuration {name!r} must be a list of factors, got {type(fs).__name__}')
+        if not isinstance(fs, list):
+            raise ValueError(f'{path}: configuration {name!r} must be a list of factors, got {type(fs).__name__}')
         out.append(config(str(name), fs))
     return out
 

@@ -75,7 +75,8 @@ class Chunk(NamedTuple):
 
 # %% ../nbs/00_core.ipynb #52e81de0
 class Hit(NamedTuple):
-    "One search result: the chunk, its rank and score, and its rank and raw score in each leg (None where a leg missed it)."
+    ("One search result: the chunk, its rank and score, "
+     "and its rank and raw score in each leg (None where a leg missed it).")
     chunk: Chunk
     rank: int
     score: float
@@ -99,7 +100,7 @@ class Gold(NamedTuple):
     file: str                    # the file's name in the corpus (a path is fine: compared by `norm_file`)
     pages: tuple | None = None   # (first, last) 1-based pages, inclusive
     heading: tuple | None = None # heading path; each element a start of a node title
-    text: str | None = None      # the answer's own words (YAML `text:`, alias `quote:`): a hit must contain them, normalised
+    text: str | None = None      # the answer's words (YAML `text:` or `quote:`): a hit must contain them, normalised
     required: bool = True        # the answer needs this source
     hop: int | None = None       # which hop of a multihop question it serves
 
@@ -163,23 +164,29 @@ def pages_overlap(a: tuple,  # a (first, last) page range
 
 # %% ../nbs/00_core.ipynb #38b97fe8
 _ws = re.compile(r'\s+')
-_soft = re.compile('\u00ad\\s*')                                    # a soft hyphen, and the white space (line end) after it
-BROKEN = re.compile(r'-(?<=[^\W\d_]-)(\s*)(?=[^\W\d_])')  # a hyphen between letters; with white space after it, a word broken at a line end (the '-' first: found by a scan, 30x faster than a look-behind first)
+# a soft hyphen, and the white space (line end) after it
+_soft = re.compile('\u00ad\\s*')
+# a hyphen between letters; with white space after it, a word broken at a line end (the '-' first: found by a scan, 30x
+# faster than a look-behind first)
+BROKEN = re.compile(r'-(?<=[^\W\d_]-)(\s*)(?=[^\W\d_])')
 _head, _tail = re.compile(r'\w*'), re.compile(r'\w*$')
 
 def fold(s: str) -> str:
-    "`s` in NFKC with soft hyphens joined (the white space after one too): the fold the normaliser and the keyword index share."
+    ("`s` in NFKC with soft hyphens joined (the white space after one too): "
+     "the fold the normaliser and the keyword index share.")
     return _soft.sub('', unicodedata.normalize('NFKC', s))
 
 def norm_text(s: str,           # the text
-              join: bool = True # drop hyphens between letters (`pre-\nfinancing`, `pre-financing`, `prefinancing` alike)
+              join: bool = True # drop hyphens between letters: `pre-\nfinancing`, `pre-financing`, `prefinancing` match
              ) -> str:
-    "`fold`ed, case-folded, hyphens between letters dropped (with `join`), white space collapsed: the one normaliser for text matching."
+    ("`fold`ed, case-folded, hyphens between letters dropped (with `join`), white space collapsed: "
+     "the one normaliser for text matching.")
     s = fold(s).casefold()
     return _ws.sub(' ', BROKEN.sub('', s) if join else s).strip()
 
 def broken_words(s: str) -> list:
-    "(start, end, whole) of each word of `s` broken at a line end by a hyphen (`BROKEN` with white space after it): `pre-\n financing` → `prefinancing`."
+    ("(start, end, whole) of each word of `s` broken at a line end by a hyphen (`BROKEN` with white space after it): "
+     "`pre-\n financing` → `prefinancing`.")
     out = []
     for m in BROKEN.finditer(s):
         if m[1]:
@@ -191,10 +198,13 @@ _astral = re.compile('[\U00010000-\U0010ffff]')
 
 @lru_cache(maxsize=2)
 def _word(astral: bool = False) -> re.Pattern:
-    "A run of word characters: `\\w` (letters, digits, `_`) and combining marks, which FTS5's `unicode61` keeps inside a word too (categories L* N* Co M*)."
-    ms = [c for c in (*range(0x20000), *range(0xE0100, 0xE01F0)) if unicodedata.category(chr(c))[0] == 'M']   # every mark lies in these planes
+    ("A run of word characters: `\\w` (letters, digits, `_`) and combining marks, "
+     "which FTS5's `unicode61` keeps inside a word too (categories L* N* Co M*).")
+    # every mark lies in these planes
+    ms = [c for c in (*range(0x20000), *range(0xE0100, 0xE01F0)) if unicodedata.category(chr(c))[0] == 'M']
     bmp, far = ''.join(chr(c) for c in ms if c < 0x10000), ''.join(chr(c) for c in ms if c >= 0x10000)
-    return re.compile(f'[\\w{bmp}]+(?:[{far}]+[\\w{bmp}]*)*' if astral else f'[\\w{bmp}]+')   # one class: as fast as `\\w+`; marks beyond U+FFFF only for a text that has such characters (8× slower)
+    # one class: as fast as `\\w+`; marks beyond U+FFFF only for a text that has such characters (8× slower)
+    return re.compile(f'[\\w{bmp}]+(?:[{far}]+[\\w{bmp}]*)*' if astral else f'[\\w{bmp}]+')
 
 def words(s: str) -> list:
     "Lower-cased word tokens (Unicode letters, digits and combining marks), NFKC."
@@ -239,9 +249,11 @@ def _package() -> Path:
     return Path(find_spec('litebench').origin).resolve().parent
 
 def project_root(start=None) -> Path | None:
-    "The nearest folder at or above `start` (the current folder) holding litebench's `settings.ini`; else the checkout litebench is imported from; else None."
+    ("The nearest folder at or above `start` (the current folder) holding litebench's `settings.ini`; "
+     "else the checkout litebench is imported from; else None.")
     if d := _checkout_here(start): return d
-    if (env := os.environ.get('LITEBENCH_ROOT')) is not None: return Path(env) if env and _is_root(Path(env)) else None   # set: that checkout; empty: none
+    # set: that checkout; empty: none
+    if (env := os.environ.get('LITEBENCH_ROOT')) is not None: return Path(env) if env and _is_root(Path(env)) else None
     d = _package().parent
     return d if _is_root(d) else None
 
@@ -251,7 +263,8 @@ def shipped(rel: str  # the file's path in the repository, e.g. 'pdfs/manifest.t
     here = _package()
     for p in (here / '_shipped' / rel, here.parent / rel):
         if p.is_file(): return p
-    raise FileNotFoundError(f'{rel}: not shipped with this litebench ({here}): reinstall it (pip install --force-reinstall litebench)')
+    raise FileNotFoundError(f'{rel}: not shipped with this litebench ({here}): '
+                            'reinstall it (pip install --force-reinstall litebench)')
 
 def user_data() -> Path:
     "The per-user data folder: `platformdirs.user_data_dir('litebench')`."
@@ -259,7 +272,8 @@ def user_data() -> Path:
     return Path(user_data_dir('litebench', appauthor=False))
 
 def data_dir(sub: str = '') -> Path:
-    "litebench's data folder (or a sub-folder of it), created on demand: `LITEBENCH_DATA`, else the checkout you are in's `data/`, else `user_data()`."
+    ("litebench's data folder (or a sub-folder of it), created on demand: `LITEBENCH_DATA`, "
+     "else the checkout you are in's `data/`, else `user_data()`.")
     env, here = os.environ.get('LITEBENCH_DATA'), _checkout_here()
     root = Path(env) if env else (here / 'data' if here else user_data())
     d = root / sub if sub else root

@@ -37,7 +37,8 @@ def read_manifest(path=None) -> list:
     for i, l in enumerate(lines[1:], 2):
         if not l.strip(): continue
         f = l.split('\t')
-        if len(f) != 3 or len(f[1]) != 64: raise FetchError(f'{path}:{i}: expected name, 64-hex sha256 and source, got {l!r}')
+        if len(f) != 3 or len(f[1]) != 64:
+            raise FetchError(f'{path}:{i}: expected name, 64-hex sha256 and source, got {l!r}')
         out.append(Entry(*f))
     return out
 
@@ -53,7 +54,8 @@ def mirror_dir() -> Path | None:
 def _checked(path: Path, e: Entry, where: str) -> Path:
     got = file_sha256(path)
     if got != e.sha256:
-        raise FetchError(f'{e.name}: checksum mismatch for the copy from {where}: expected sha256 {e.sha256}, got {got}')
+        raise FetchError(f'{e.name}: checksum mismatch for the copy from {where}: '
+                         f'expected sha256 {e.sha256}, got {got}')
     return path
 
 def _download(e: Entry, dest: Path, timeout: float) -> Path:
@@ -132,7 +134,8 @@ def fetch_code(dest=None,           # folder to fetch into (default data/code)
     "Fetch every wheel of the code manifest into `dest`, verified; returns {name: action}."
     dest = Path(dest) if dest else data_dir('code'); dest.mkdir(parents=True, exist_ok=True)
     mirror = code_mirror_dir() if mirror == 'default' else (Path(mirror) if mirror else None)
-    return {e.name: fetch_one(e, dest, mirror, download, timeout) for e in read_manifest(manifest or code_manifest_path())}
+    return {e.name: fetch_one(e, dest, mirror, download, timeout)
+            for e in read_manifest(manifest or code_manifest_path())}
 
 def code_files(folder=None) -> list:
     "The wheels of `folder`, sorted by name; `None` means the pinned code corpus, fetched and verified."
@@ -151,7 +154,8 @@ import subprocess
 def _deb(e: Entry) -> tuple:
     "(package=version, path inside the package) of a `deb:` source; an error naming the file when it is not one."
     pkg, _, inner = e.source.removeprefix('deb:').partition(':')
-    if not e.source.startswith('deb:') or '=' not in pkg or not inner.startswith('/'): raise FetchError(f'{e.name}: source {e.source!r} is not deb:PACKAGE=VERSION:/path/in/the/package')
+    if not e.source.startswith('deb:') or '=' not in pkg or not inner.startswith('/'):
+        raise FetchError(f'{e.name}: source {e.source!r} is not deb:PACKAGE=VERSION:/path/in/the/package')
     return pkg, inner
 
 def fetch_deb(e: Entry,                   # an entry whose source is 'deb:PACKAGE=VERSION:/path/in/the/package'
@@ -159,18 +163,28 @@ def fetch_deb(e: Entry,                   # an entry whose source is 'deb:PACKAG
               mirror: Path | None = None, # a folder of local copies, tried first
               timeout: float = 300        # each apt-get / dpkg-deb call's limit, in seconds
              ) -> str:
-    "Make `dest/e.name` the pinned file: 'present', 'copied' (mirror) or 'extracted' (from `apt-get download` of the pinned package)."
+    ("Make `dest/e.name` the pinned file: 'present', 'copied' (mirror) "
+     "or 'extracted' (from `apt-get download` of the pinned package).")
     pkg, inner = _deb(e); target = dest / e.name
-    if (target.exists() and file_sha256(target) == e.sha256) or (mirror is not None and (mirror / e.name).exists()): return fetch_one(e, dest, mirror, download=False)
+    if (target.exists() and file_sha256(target) == e.sha256) or (mirror is not None and (mirror / e.name).exists()):
+        return fetch_one(e, dest, mirror, download=False)
     if missing := [t for t in ('apt-get', 'dpkg-deb') if shutil.which(t) is None]:
-        raise FetchError(f'{e.name}: comes from the Debian package {pkg}, but {" and ".join(missing)} cannot be found here (a Debian or Ubuntu machine has them); or put a copy in the mirror folder ({mirror or "LITEBENCH_MIRROR"})')
+        raise FetchError(f'{e.name}: comes from the Debian package {pkg}, but {" and ".join(missing)} cannot be found '
+                         'here (a Debian or Ubuntu machine has them); '
+                         f'or put a copy in the mirror folder ({mirror or "LITEBENCH_MIRROR"})')
     with tempfile.TemporaryDirectory() as tmp:
         r = subprocess.run(['apt-get', 'download', pkg], cwd=tmp, capture_output=True, text=True, timeout=timeout)
         debs = sorted(Path(tmp).glob('*.deb'))
-        if r.returncode or not debs: raise FetchError(f'{e.name}: apt-get download {pkg} failed: {(r.stderr.strip().splitlines() or ["no .deb"])[-1]} (after apt-get update?)')
-        r = subprocess.run(['dpkg-deb', '-x', str(debs[0]), f'{tmp}/x'], capture_output=True, text=True, timeout=timeout)
-        if r.returncode or not (got := Path(tmp, 'x', inner.lstrip('/'))).is_file(): raise FetchError(f'{e.name}: the package {pkg} holds no file {inner}')
-        part = target.with_suffix('.part'); shutil.copyfile(_checked(got, e, f'the package {pkg}'), part); part.replace(target)
+        if r.returncode or not debs:
+            raise FetchError(f'{e.name}: apt-get download {pkg} failed: '
+                             f'{(r.stderr.strip().splitlines() or ["no .deb"])[-1]} (after apt-get update?)')
+        r = subprocess.run(['dpkg-deb', '-x', str(debs[0]), f'{tmp}/x'], capture_output=True, text=True,
+                           timeout=timeout)
+        if r.returncode or not (got := Path(tmp, 'x', inner.lstrip('/'))).is_file():
+            raise FetchError(f'{e.name}: the package {pkg} holds no file {inner}')
+        part = target.with_suffix('.part')
+        shutil.copyfile(_checked(got, e, f'the package {pkg}'), part)
+        part.replace(target)
     return 'extracted'
 
 def fetch_manuals(dest=None,         # the folder to fetch into; None: data/manuals
@@ -180,4 +194,5 @@ def fetch_manuals(dest=None,         # the folder to fetch into; None: data/manu
     "Fetch every manual of the manifest into `dest`, verified; returns {name: action}."
     dest = Path(dest) if dest else data_dir('manuals'); dest.mkdir(parents=True, exist_ok=True)
     mirror = mirror_dir() if mirror == 'default' else (Path(mirror) if mirror else None)
-    return {e.name: fetch_deb(e, dest, mirror) for e in read_manifest(manifest or manifest_path().parent / 'manuals.tsv')}
+    return {e.name: fetch_deb(e, dest, mirror) for e in read_manifest(
+        manifest or manifest_path().parent / 'manuals.tsv')}

@@ -14,7 +14,8 @@ from .locate import UNIT_WORDS
 __all__ = ['PAIRS', 'SHOW', 'doc_questions', 'structure_notes', 'Tagged', 'run_doc_eval']
 
 # %% ../nbs/15_doceval.ipynb #7c0a0006
-PAIRS = [('flat-page', 'flat-fine'), ('flat-fine', 'tree'), ('tree', 'tree-no-heading'), ('tree', 'tree-no-spans'), ('sections', 'sections-sum'), ('tree', 'default')]
+PAIRS = [('flat-page', 'flat-fine'), ('flat-fine', 'tree'), ('tree', 'tree-no-heading'), ('tree', 'tree-no-spans'),
+         ('sections', 'sections-sum'), ('tree', 'default')]
 SHOW = [('A and B: does a returned text contain the source sentence?', ['hit1', 'hit5', 'hit10', 'mrr10']),
         ('C: which unit answers this?', ['unit_hit1', 'unit_hit5', 'unit_mrr10'])]
 
@@ -22,18 +23,25 @@ def doc_questions(stack: Stack,                # the built `Stack`: documents, t
                   n: int = DEFAULTS.n,         # verbatim questions (one per sampled unit)
                   seed: int = DEFAULTS.seed,   # sampling seed
                   keep: float = DEFAULTS.keep, # share of words the degraded variant keeps
-                  kinds=('degraded',)          # the variants asked beside the verbatim sentences ('degraded', 'typo', 'abbrev'; `queries.derive`)
+                  kinds=('degraded',)          # variants asked too: 'degraded', 'typo', 'abbrev' (`queries.derive`)
                  ) -> list:
-    "Verbatim sentences (one per sampled unit) and their variants (degraded, kept even when unchanged; typo and abbreviated only where they differ), as `Question`s."
-    qs = verbatim_queries(stack.docs, n=n, seed=seed, kind=stack.locator.kind, trees=[stack.trees[d[0].doc] for d in stack.docs])
-    vs = derive(qs, [k for k in kinds if k == 'degraded'], df=term_df(c.text for cs in stack.fine.values() for c in cs), keep=keep, keep_unchanged=True)
+    ("Verbatim sentences (one per sampled unit) and their variants (degraded, kept even when unchanged; "
+     "typo and abbreviated only where they differ), as `Question`s.")
+    qs = verbatim_queries(stack.docs, n=n, seed=seed, kind=stack.locator.kind,
+                          trees=[stack.trees[d[0].doc] for d in stack.docs])
+    vs = derive(qs, [k for k in kinds if k == 'degraded'], df=term_df(c.text for cs in stack.fine.values() for c in cs),
+                keep=keep, keep_unchanged=True)
     return [as_question(q) for q in qs + vs + derive(qs, [k for k in kinds if k != 'degraded'], seed=seed)]
 
 def structure_notes(stack: Stack) -> list:
-    "One line per document whose units are not what the corpus's unit kind names, and one when the leaves stand in for a kind of too few units."
-    out = [f'note: {d[0].doc}: no usable structure found, so its units are page windows' for d in stack.docs if detect_mode(d) == 'pages' and stack.locator.kind != 'page']
+    ("One line per document whose units are not what the corpus's unit kind names, "
+     "and one when the leaves stand in for a kind of too few units.")
+    out = [f'note: {d[0].doc}: no usable structure found, so its units are page windows' for d in stack.docs
+           if detect_mode(d) == 'pages' and stack.locator.kind != 'page']
     if stack.locator.note: out.append(stack.locator.note)
-    if stack.locator.kind not in (None, *UNIT_WORDS): out += [f"note: {doc}: no '{stack.locator.kind}' nodes, so no sentences are drawn from it" for doc, ns in stack.trees.items() if not any(x.kind.lower() == stack.locator.kind for x in ns)]
+    if stack.locator.kind not in (None, *UNIT_WORDS):
+        out += [f"note: {doc}: no '{stack.locator.kind}' nodes, so no sentences are drawn from it"
+                for doc, ns in stack.trees.items() if not any(x.kind.lower() == stack.locator.kind for x in ns)]
     return out
 
 # %% ../nbs/15_doceval.ipynb #7c0a0007
@@ -44,14 +52,14 @@ class Tagged:
     @property
     def warnings(self): return getattr(self.fn, 'warnings', None)
 
-def run_doc_eval(encoder=DEFAULTS.encoder,   # shared encoder spec ('lsa', 'minilm', 'static', 'st:NAME', 'module:callable')
+def run_doc_eval(encoder=DEFAULTS.encoder,   # shared encoder: 'lsa', 'minilm', 'static', 'st:NAME' or 'module:callable'
                  pdfs=None,                  # folder of PDFs; None: the default corpus
                  n: int = DEFAULTS.n,        # verbatim questions (one per sampled unit)
                  seed: int = DEFAULTS.seed,  # sampling and bootstrap seed
                  keep: float = DEFAULTS.keep, # share of words the degraded variant keeps
                  kws=('any', 'all'),         # keyword modes (`kw`), each run in full
                  unit: str | None = None,    # the unit kind; None: decided from the trees
-                 systems: dict | None = None, # the user's own systems {name: text → items}, asked beside the built-ins
+                 systems: dict | None = None, # your own systems {name: text → items}, asked beside the built-ins
                  out=None,                   # runs folder (default data/runs)
                  store_dir=None,             # where the stores live (default data/stores)
                  stack: Stack | None = None, # an already built `Stack`, instead of building one
@@ -63,8 +71,13 @@ def run_doc_eval(encoder=DEFAULTS.encoder,   # shared encoder spec ('lsa', 'mini
     for note in structure_notes(stack): print(note)
     qs = doc_questions(stack, n, seed, keep)
     sys = {f'{name}@{kw}': doc_system(stack, name, kw) for kw in kws for name in DOC_SYSTEMS}
-    sys |= {name: Tagged(fn, base=name, kw=kws[0]) for name, fn in (systems or {}).items()}   # no keyword mode of its own: set beside the first mode's built-ins
-    params = dict(preset='doc-eval', encoder_spec=str(encoder), n=n, seed=seed, keep=keep, kws=list(kws), unit=stack.locator.kind,
+    # no keyword mode of its own: set beside the first mode's built-ins
+    sys |= {name: Tagged(fn, base=name, kw=kws[0]) for name, fn in (systems or {}).items()}
+    params = dict(preset='doc-eval', encoder_spec=str(encoder), n=n, seed=seed, keep=keep, kws=list(kws),
+                  unit=stack.locator.kind,
                   chunks={'page': len(stack.page), 'fine': len(stack.flat), 'tree': len(stack.tree)})
-    summary = dict(by='base', group=('suite', 'kw'), fams={'pairs': PAIRS} | ({'vs default': [('default', name) for name in systems]} if systems else {}), primary='mrr10', binary='hit1', show=SHOW, pool=False, n_boot=n_boot, seed=seed)
-    return run_questions(qs, sys, name=f'doc-eval-{stack.encoder.name}', params=params, stack=stack, out=out, summary=summary, progress=progress)
+    summary = dict(by='base', group=('suite', 'kw'),
+                   fams={'pairs': PAIRS} | ({'vs default': [('default', name) for name in systems]} if systems else {}),
+                   primary='mrr10', binary='hit1', show=SHOW, pool=False, n_boot=n_boot, seed=seed)
+    return run_questions(qs, sys, name=f'doc-eval-{stack.encoder.name}', params=params, stack=stack, out=out,
+                         summary=summary, progress=progress)

@@ -17,7 +17,8 @@ _STACKS, _HELD = {}, {}   # per worker process: rebuilt stacks by (fingerprint, 
 
 def _stack_at(key: tuple, encoder, docs, folder: str, unit, limit: int, depth: int, qv: dict) -> Stack:
     "The stack `key` in this process: rebuilt from its documents on first use, with the query vectors `qv` added."
-    if key not in _STACKS: _STACKS[key] = Stack(encoder, store_dir=folder, unit=unit, limit=limit, depth=depth, docs=docs)
+    if key not in _STACKS:
+        _STACKS[key] = Stack(encoder, store_dir=folder, unit=unit, limit=limit, depth=depth, docs=docs)
     st = _STACKS[key]; st._qv.update(qv)
     return st
 
@@ -26,7 +27,8 @@ def _stack_recipe(st: Stack) -> tuple:
     from litebench.encode import Cached, Progress
     enc = st.encoder
     while isinstance(enc, (Cached, Progress)): enc = enc.encoder
-    return _stack_at, ((st.fingerprint, str(st.folder)), enc, st.docs, str(st.folder), st.locator.kind, st.limit, st.depth, dict(st._qv))
+    return _stack_at, ((st.fingerprint, str(st.folder)), enc, st.docs, str(st.folder), st.locator.kind, st.limit,
+                       st.depth, dict(st._qv))
 
 # %% ../nbs/23_executors.ipynb #3d000008
 def pack(obj) -> bytes:
@@ -66,11 +68,13 @@ class serial:
 # %% ../nbs/23_executors.ipynb #3d000010
 class dask:
     "Shards as tasks on a Dask cluster: a `LocalCluster` started here, or a running scheduler."
-    def __init__(self, address: str | None = None,  # None: the running client, else a LocalCluster; 'local': a new LocalCluster; 'tcp://…': a scheduler
+    def __init__(self, address: str | None = None,  # None (running client, else a LocalCluster), 'local' or 'tcp://…'
                  n_workers: int = 2,               # LocalCluster: worker processes
                  processes: bool = True,           # LocalCluster: workers in processes (False: threads of this process)
                  per: int | None = None):          # questions per shard; None: the runner's default
-        if address not in (None, 'local') and '://' not in str(address): raise ValueError(f"dask: address must be None, 'local' or a scheduler address such as tcp://host:8786, got {address!r}")
+        if address not in (None, 'local') and '://' not in str(address):
+            raise ValueError("dask: address must be None, 'local' or a scheduler address such as "
+                             f"tcp://host:8786, got {address!r}")
         store_attr(); self._client = self._cluster = None
 
     def client(self):
@@ -83,13 +87,16 @@ class dask:
                 except ValueError: pass
             if self.address in (None, 'local'):
                 import logging
-                self._cluster = distributed.LocalCluster(n_workers=self.n_workers, threads_per_worker=1, processes=self.processes, dashboard_address=':0', silence_logs=logging.ERROR)
+                self._cluster = distributed.LocalCluster(n_workers=self.n_workers, threads_per_worker=1,
+                                                         processes=self.processes, dashboard_address=':0',
+                                                         silence_logs=logging.ERROR)
                 self._client = distributed.Client(self._cluster)
             else: self._client = distributed.Client(self.address)
         return self._client
 
     def workers(self) -> int: return max(1, len(self.client().scheduler_info()['workers']))
-    def describe(self) -> dict: return dict(kind='dask', address='local' if self._cluster is not None else self.address, workers=self.workers())
+    def describe(self) -> dict:
+        return dict(kind='dask', address='local' if self._cluster is not None else self.address, workers=self.workers())
     def close(self):
         "Close the client and the cluster this executor started (a joined client is left running)."
         if self._cluster is not None: self._client.close(); self._cluster.close()
@@ -124,9 +131,12 @@ def scheduler(spec: str | None  # None, 'local', 'local:N' or a scheduler addres
     if spec is None: return None
     if spec == 'local' or spec.startswith('local:'):
         n = spec.partition(':')[2] or '2'
-        if not n.isdigit() or int(n) < 1: raise ValueError(f'--scheduler {spec!r}: local:N needs a number of workers N >= 1')
+        if not n.isdigit() or int(n) < 1:
+            raise ValueError(f'--scheduler {spec!r}: local:N needs a number of workers N >= 1')
         return dask('local', n_workers=int(n))
-    if '://' not in spec: raise ValueError(f"--scheduler {spec!r}: expected 'local', 'local:N' or a scheduler address such as tcp://host:8786")
+    if '://' not in spec:
+        raise ValueError(f"--scheduler {spec!r}: expected 'local', "
+                         "'local:N' or a scheduler address such as tcp://host:8786")
     return dask(spec)
 
 # %% ../nbs/23_executors.ipynb #3d000021
@@ -153,17 +163,21 @@ def ingest(files,               # the PDF files
            per: int = 1,        # files per shard
            size: int = 1200     # chunk size in characters (`TreeStore.add_doc`)
           ) -> list:
-    "Ingest `files` as tasks of `per` files, each into its own store shard; per shard: its path, files, pages, chunks and seconds."
+    ("Ingest `files` as tasks of `per` files, each into its own store shard; per shard: its path, files, "
+     "pages, chunks and seconds.")
     from litebench.encode import get_encoder
     files = [Path(f) for f in files]
     if not files: raise ValueError('ingest: no files given')
     if encoder is None: raise ValueError('ingest: an encoder is needed (a store embeds every chunk it holds)')
     enc = get_encoder(encoder) if isinstance(encoder, str) else encoder
-    if getattr(enc, 'name', None) == 'lsa' and getattr(enc, 'svd', 1) is None: raise ValueError('ingest: an LSA encoder must be fitted before ingest (fit it on the corpus or a sample), so that every shard shares one space')
+    if getattr(enc, 'name', None) == 'lsa' and getattr(enc, 'svd', 1) is None:
+        raise ValueError('ingest: an LSA encoder must be fitted before ingest (fit it on the corpus or a sample), '
+                         'so that every shard shares one space')
     Path(folder).mkdir(parents=True, exist_ok=True)
     shards = [(i, files[j:j + per]) for i, j in enumerate(range(0, len(files), per))]
     got = dict((executor or serial()).map(ingest_shard, (str(folder), enc, size), shards))
-    bad = [f'shard {i} ({", ".join(f.name for f in shards[i][1])}): {type(r).__name__}: {r}' for i, r in sorted(got.items()) if isinstance(r, BaseException)]
+    bad = [f'shard {i} ({", ".join(f.name for f in shards[i][1])}): {type(r).__name__}: {r}'
+           for i, r in sorted(got.items()) if isinstance(r, BaseException)]
     if bad: raise RuntimeError(f'ingest: {len(bad)} of {len(shards)} shards failed: ' + '; '.join(bad))
     return [got[i] for i in range(len(shards))]
 
@@ -175,7 +189,8 @@ class ShardedStore:
         from litebench.treestore import TreeStore
         paths = [Path(p) for p in paths]
         if not paths: raise ValueError('ShardedStore: no shards given')
-        if miss := [str(p) for p in paths if not p.exists()]: raise FileNotFoundError(f'ShardedStore: no such shard {miss[0]}')
+        if miss := [str(p) for p in paths if not p.exists()]:
+            raise FileNotFoundError(f'ShardedStore: no such shard {miss[0]}')
         self.paths, self.encoder = paths, encoder
         self.shards = [TreeStore(p, encoder, readonly=True) for p in paths]
 
@@ -186,11 +201,18 @@ class ShardedStore:
         "The best `limit` hits of all shards, by score (ties: the earlier shard), ranked again from 1."
         from litebench.fusion import rrf
         mode = kwargs.get('mode', 'hybrid')
-        kwargs = {'fuse': 'rrf', 'held_first': None} | kwargs            # shards merge by rank and score: equal-weight RRF unless asked (a shard's min-max scale and term counts are its own)
-        if mode != 'keyword' and kwargs.get('qvec') is None and self.encoder is not None: kwargs['qvec'] = self.encoder.encode([q])[0]
-        by = {'vector': lambda h: h.vec_score, 'keyword': lambda h: h.kw_score}.get(mode, lambda h: h.score)   # one leg: its raw score; hybrid: each shard's fused score
-        hits = [(-by(h), i, h.rank, h) for i, s in enumerate(self.shards) for h in s.doc_search(q, limit=limit, **kwargs)]
+        # shards merge by rank and score: equal-weight RRF unless asked (a shard's min-max scale and term counts are its
+        # own)
+        kwargs = {'fuse': 'rrf', 'held_first': None} | kwargs
+        if mode != 'keyword' and kwargs.get('qvec') is None and self.encoder is not None:
+            kwargs['qvec'] = self.encoder.encode([q])[0]
+        # one leg: its raw score; hybrid: each shard's fused score
+        by = {'vector': lambda h: h.vec_score, 'keyword': lambda h: h.kw_score}.get(mode, lambda h: h.score)
+        hits = [(-by(h), i, h.rank, h) for i, s in enumerate(self.shards)
+                for h in s.doc_search(q, limit=limit, **kwargs)]
         top = [h for *_, h in sorted(hits, key=lambda x: x[:3])[:limit]]
         if mode not in ('vector', 'keyword'): return [h._replace(rank=r) for r, h in enumerate(top, 1)]
-        fused = dict(rrf([range(len(top))], kwargs.get('k', 60)))          # one leg's fused score is its rank's, as in one store
-        return [h._replace(rank=r, score=fused[r - 1], **{'vec_rank' if mode == 'vector' else 'kw_rank': r}) for r, h in enumerate(top, 1)]
+        # one leg's fused score is its rank's, as in one store
+        fused = dict(rrf([range(len(top))], kwargs.get('k', 60)))
+        return [h._replace(rank=r, score=fused[r - 1], **{'vec_rank' if mode == 'vector' else 'kw_rank': r})
+                for r, h in enumerate(top, 1)]

@@ -22,11 +22,13 @@ __all__ = ['STOPWORDS', 'JUDGE_SYSTEM', 'GRADE_FIELDS', 'LAYERS', 'LABEL_FIELDS'
 
 # %% ../nbs/21_grading.ipynb #21a00007
 _token = re.compile(r'\d+(?:[.,]\d+)*(?:\s?%)?|[^\W\d_]+|[€$£§‰]')
-STOPWORDS = frozenset('a an the of to in on at by for and or is are be been was were it its this that these those with as from'.split())
+STOPWORDS = frozenset('a an the of to in on at by for and or is are be been was were it its this '
+                      'that these those with as from'.split())
 
 def nugget_tokens(s: str  # a nugget or an answer
                  ) -> list:
-    "The tokens of `norm_text(s)` that nuggets are matched on: letter runs, numbers (with an attached %), and currency or section signs."
+    ("The tokens of `norm_text(s)` that nuggets are matched on: letter runs, numbers (with an attached %), "
+     "and currency or section signs.")
     return [t.replace(' ', '') for t in _token.findall(norm_text(s))]
 
 def _phrase_in(seq: list, sub: list) -> bool:
@@ -36,7 +38,8 @@ def _phrase_in(seq: list, sub: list) -> bool:
 def nugget_found(nugget: str,      # a short fact the answer must state
                  answer_text: str  # the answer's text
                 ) -> bool:
-    "Whether the answer states the nugget: every content token of the nugget among the answer's tokens (numbers whole); a nugget of function words only, as a phrase."
+    ("Whether the answer states the nugget: every content token of the nugget among the answer's tokens (numbers "
+     "whole); a nugget of function words only, as a phrase.")
     n, a = nugget_tokens(nugget), nugget_tokens(answer_text)
     if not n: raise ValueError(f'nugget {nugget!r} has no words to find')
     content = [t for t in n if t not in STOPWORDS]
@@ -46,9 +49,12 @@ def nugget_found(nugget: str,      # a short fact the answer must state
 class JudgeError(ValueError):
     "A judge completion that is not the JSON object the judge prompt asks for."
 
-JUDGE_SYSTEM = ('You grade an answer against facts a correct answer must state (nuggets). For each nugget, decide whether the answer states it: '
-                'the same meaning counts, numbers must match exactly, and an answer that only hints at a fact does not state it. '
-                'Reply with one JSON object and nothing else: {"found": [true or false for each nugget, in the order given]}.')
+JUDGE_SYSTEM = ('You grade an answer against facts a correct answer must state (nuggets). For each nugget, '
+                'decide whether the answer states it: '
+                'the same meaning counts, numbers must match exactly, '
+                'and an answer that only hints at a fact does not state it. '
+                'Reply with one JSON object and nothing else: {"found": '
+                '[true or false for each nugget, in the order given]}.')
 
 def judge_prompt(question: str,  # the question's text
                  nuggets,        # the question's nuggets, in order
@@ -64,7 +70,8 @@ def read_verdicts(completion: str,  # the judge model's reply
     "The `found` list of a judge completion (a ```json fence is allowed around it); `JudgeError` naming what is wrong."
     text = re.sub(r'^```(?:json)?\s*|\s*```$', '', completion.strip())
     try: d = json.loads(text)
-    except json.JSONDecodeError: raise JudgeError(f'judge completion is not a JSON object: {completion[:80]!r}') from None
+    except json.JSONDecodeError:
+        raise JudgeError(f'judge completion is not a JSON object: {completion[:80]!r}') from None
     f = d.get('found') if isinstance(d, dict) else None
     if not isinstance(f, list) or len(f) != n or not all(isinstance(x, bool) for x in f):
         raise JudgeError(f'judge completion needs "found": a list of {n} true/false, got {completion[:80]!r}')
@@ -73,7 +80,8 @@ def read_verdicts(completion: str,  # the judge model's reply
 def llm_judge(llm  # a callable llm(system, user, purpose) → completion, e.g. a `replay.Replay`
              ):
     "A grader (question, nuggets, answer) → [bool per nugget] that asks `llm` with `judge_prompt`."
-    def grade(question, nuggets, answer): return read_verdicts(llm(*judge_prompt(question, nuggets, answer), 'judge'), len(nuggets))
+    def grade(question, nuggets, answer):
+        return read_verdicts(llm(*judge_prompt(question, nuggets, answer), 'judge'), len(nuggets))
     return grade
 
 def match_judge(question: str,  # the question's text (unused: the rule reads the answer alone)
@@ -84,7 +92,8 @@ def match_judge(question: str,  # the question's text (unused: the rule reads th
     return [nugget_found(n, answer) for n in nuggets]
 
 # %% ../nbs/21_grading.ipynb #21a00014
-GRADE_FIELDS = ('qid', 'system', 'suite', 'answerable', 'abstained', 'nugget_recall', 'nuggets', 'nuggets_found', 'citation_precision',
+GRADE_FIELDS = ('qid', 'system', 'suite', 'answerable', 'abstained', 'nugget_recall', 'nuggets', 'nuggets_found',
+                'citation_precision',
                 'correct', 'confidence', 'lost', 'error')
 
 def citation_precision(items,     # the row's items (dicts with `rank` and `gold`)
@@ -99,7 +108,8 @@ def lost_layer(items,     # the row's items
                context,   # the ranks given to the generator
                correct    # whether the answer was right (None: not judged)
               ) -> str | None:
-    "The first layer that lost an answerable question: 'retrieval', 'context', 'answer', or None when answered correctly (or not judged)."
+    ("The first layer that lost an answerable question: 'retrieval', 'context', 'answer', "
+     "or None when answered correctly (or not judged).")
     if correct or correct is None: return None
     good = {it['rank'] for it in items if it.get('gold')}
     if not good: return 'retrieval'
@@ -108,15 +118,18 @@ def lost_layer(items,     # the row's items
 
 # %% ../nbs/21_grading.ipynb #21a00016
 def _failed(row, error) -> dict:
-    return {f: None for f in GRADE_FIELDS} | {k: row.get(k) for k in ('qid', 'system', 'suite', 'answerable')} | dict(error=error)
+    return ({f: None for f in GRADE_FIELDS} | {k: row.get(k) for k in ('qid', 'system', 'suite', 'answerable')}
+            | dict(error=error))
 
 def grade_row(row: dict,  # a row of per_query.jsonl
               q,          # its `Question` (None: not in the run's questions.jsonl)
               grader      # (question, nuggets, answer) → [bool per nugget]: `match_judge` or `llm_judge(llm)`
              ) -> dict:
-    "The grade of one row's answer (see `GRADE_FIELDS`); a failed answer, retrieval or grade leaves its numbers None and says why in `error`."
+    ("The grade of one row's answer (see `GRADE_FIELDS`); a failed answer, "
+     "retrieval or grade leaves its numbers None and says why in `error`.")
     a = row.get('answer')
-    if a is None: return _failed(row, f"retrieval failed: {row.get('error')}" if row.get('error') else 'no answer in this row')
+    if a is None:
+        return _failed(row, f"retrieval failed: {row.get('error')}" if row.get('error') else 'no answer in this row')
     if a.get('error'): return _failed(row, f"answer failed: {a['error']}")
     if q is None: return _failed(row, f"question {row['qid']} is not in the run's questions.jsonl")
     g = _failed(row, None) | dict(abstained=bool(a.get('abstained')), confidence=a.get('confidence'),
@@ -134,7 +147,8 @@ def judge_label(llm=None  # a judge model with `describe()` (a `replay.Replay`);
                ) -> str:
     "The judge's folder name: 'match', 'model-<store digest[:12]>', or 'record-<digest[:12] or empty>' in record mode."
     if llm is None: return 'match'
-    if not hasattr(llm, 'describe'): raise TypeError(f'judge model {llm!r} must describe its replay store (a replay.Replay, from open_llm)')
+    if not hasattr(llm, 'describe'):
+        raise TypeError(f'judge model {llm!r} must describe its replay store (a replay.Replay, from open_llm)')
     d = llm.describe()
     if d.get('mode') == 'record': return 'record-' + (d['digest'] or 'empty')[:12]
     return 'model-' + d['digest'][:12]
@@ -147,17 +161,23 @@ def judge_run(run,       # the run folder
              ) -> Path:
     "Grade every answer of `run` into a new folder judge/<label>/ (grades.jsonl, judge.json); refuse one that exists."
     run = Path(run); label = judge_label(llm); out = run / 'judge' / label
-    if out.exists(): raise FileExistsError(f'{out}: this run was already judged by {label}; a judge folder is never overwritten (delete it to judge again)')
+    if out.exists():
+        raise FileExistsError(f'{out}: this run was already judged by {label}; '
+                              'a judge folder is never overwritten (delete it to judge again)')
     r = read_run(run)
-    if not any('answer' in x for x in r['rows']): raise ValueError(f'{run}: no row has an answer: run the bench with the answer tier first')
+    if not any('answer' in x for x in r['rows']):
+        raise ValueError(f'{run}: no row has an answer: run the bench with the answer tier first')
     qs, grader = {q.id: q for q in read_questions(run)}, match_judge if llm is None else llm_judge(llm)
     grades = [grade_row(x, qs.get(x['qid']), grader) for x in r['rows'] if 'answer' in x or x.get('error')]
     out.mkdir(parents=True)
     _write_jsonl(out / 'grades.jsonl', grades)
     err = [g['error'] or '' for g in grades]
-    meta = dict(judge=label, model=llm.describe() if llm is not None else 'match', run=run.name, partial=r['partial'], rows=len(grades),
-                failed=sum(bool(e) for e in err), answer_failed=sum(e.startswith(('answer failed', 'retrieval failed')) for e in err),
-                grade_failed=sum(e.startswith('grade failed') for e in err), judged=datetime.now(timezone.utc).isoformat())
+    meta = dict(judge=label, model=llm.describe() if llm is not None else 'match', run=run.name, partial=r['partial'],
+                rows=len(grades),
+                failed=sum(bool(e) for e in err),
+                answer_failed=sum(e.startswith(('answer failed', 'retrieval failed')) for e in err),
+                grade_failed=sum(e.startswith('grade failed') for e in err),
+                judged=datetime.now(timezone.utc).isoformat())
     (out / 'judge.json').write_text(json.dumps(meta, indent=1, sort_keys=True) + '\n', encoding='utf-8')
     return out
 
@@ -166,8 +186,10 @@ def read_grades(run,              # the run folder
                ) -> tuple:
     "(judge.json, grades) of one judge of `run`."
     d = Path(run) / 'judge' / label
-    if not (d / 'judge.json').exists(): raise FileNotFoundError(f'{d}: no such judge of this run (judge it first: judge_run)')
-    return json.loads((d / 'judge.json').read_text()), [json.loads(l) for l in (d / 'grades.jsonl').read_text(encoding='utf-8').splitlines() if l.strip()]
+    if not (d / 'judge.json').exists():
+        raise FileNotFoundError(f'{d}: no such judge of this run (judge it first: judge_run)')
+    return (json.loads((d / 'judge.json').read_text()),
+            [json.loads(l) for l in (d / 'grades.jsonl').read_text(encoding='utf-8').splitlines() if l.strip()])
 
 # %% ../nbs/21_grading.ipynb #21a00026
 def _interval(v, n_boot, seed) -> dict:
@@ -193,7 +215,8 @@ def system_table(grades,                  # the grades of one judge
     df, out = grades_frame(grades), []
     for key, g in df.groupby(list(by), sort=False):
         ok = g[g['error'].isna()]
-        out.append(dict(zip(by, key if isinstance(key, tuple) else (key,)), rows=len(g), failed=int(g['error'].notna().sum()),
+        out.append(dict(zip(by, key if isinstance(key, tuple) else (key,)), rows=len(g),
+                        failed=int(g['error'].notna().sum()),
                         **_flat('nugget_recall', _interval(ok['nugget_recall'].tolist(), n_boot, seed)),
                         **_flat('citation_precision', _interval(ok['citation_precision'].tolist(), n_boot, seed))))
     return pd.DataFrame(out)
@@ -203,12 +226,15 @@ def abstention_table(grades,              # the grades of one judge
                      n_boot: int = 2000,  # bootstrap resamples
                      seed: int = 0        # bootstrap seed
                     ) -> pd.DataFrame:
-    "Per system: the share of unanswerable questions abstained on and of answerable ones answered, each with n and interval."
+    ("Per system: the share of unanswerable questions abstained on and of answerable ones answered, "
+     "each with n and interval.")
     df, out = grades_frame(grades), []
     for s, g in df[df['error'].isna()].groupby('system', sort=False):
         un, an = g[~g['answerable'].astype(bool)], g[g['answerable'].astype(bool)]
-        out.append(dict(system=s, **_flat('unanswerable_abstained', _interval(un['abstained'].astype(float).tolist(), n_boot, seed)),
-                        **_flat('answerable_answered', _interval((1 - an['abstained'].astype(float)).tolist(), n_boot, seed))))
+        out.append(dict(system=s, **_flat('unanswerable_abstained',
+                                          _interval(un['abstained'].astype(float).tolist(), n_boot, seed)),
+                        **_flat('answerable_answered',
+                                _interval((1 - an['abstained'].astype(float)).tolist(), n_boot, seed))))
     return pd.DataFrame(out)
 
 # %% ../nbs/21_grading.ipynb #21a00032
@@ -220,7 +246,8 @@ def ece(confidence,      # stated confidence per answer, 0..1
        ) -> float:
     "Expected calibration error: Σ over bins of (n_bin / n) · |mean confidence − share correct|."
     c, y = np.asarray(confidence, float), np.asarray(correct, float)
-    if len(c) == 0 or len(c) != len(y): raise ValueError(f'ece needs as many outcomes as confidences, at least one: got {len(c)} and {len(y)}')
+    if len(c) == 0 or len(c) != len(y):
+        raise ValueError(f'ece needs as many outcomes as confidences, at least one: got {len(c)} and {len(y)}')
     if ((c < 0) | (c > 1)).any(): raise ValueError('confidence must lie in [0, 1]')
     b = np.array([_bin(x, bins) for x in c])
     return float(sum((b == i).sum() / len(c) * abs(c[b == i].mean() - y[b == i].mean()) for i in np.unique(b)))
@@ -233,12 +260,14 @@ def _calibrated(grades) -> pd.DataFrame:
 def reliability(grades,         # the grades of one judge
                 bins: int = 5   # equal-width bins of confidence over [0, 1]
                ) -> pd.DataFrame:
-    "Per system and confidence bin: n, mean confidence and share correct of the answers given; each system's `ece` beside."
+    ("Per system and confidence bin: n, mean confidence and share correct of the answers given; "
+     "each system's `ece` beside.")
     out = []
     for s, g in _calibrated(grades).groupby('system', sort=False):
         c, y = g['confidence'].astype(float).to_numpy(), g['correct'].astype(float).to_numpy()
         b, e = np.array([_bin(x, bins) for x in c]), ece(c, y, bins)
-        out += [dict(system=s, bin=f'{i / bins:.2f}–{(i + 1) / bins:.2f}', n=int((b == i).sum()), confidence=float(c[b == i].mean()),
+        out += [dict(system=s, bin=f'{i / bins:.2f}–{(i + 1) / bins:.2f}', n=int((b == i).sum()),
+                     confidence=float(c[b == i].mean()),
                      correct=float(y[b == i].mean()), ece=e) for i in np.unique(b)]
     return pd.DataFrame(out, columns=['system', 'bin', 'n', 'confidence', 'correct', 'ece'])
 
@@ -251,7 +280,8 @@ def lost_table(grades  # the grades of one judge
     df, out = grades_frame(grades), []
     for s, g in df[df['answerable'].astype(bool)].groupby('system', sort=False):
         ok = g[g['error'].isna()]
-        out.append(dict(system=s, answerable=len(g), correct=int((ok['correct'] == True).sum()), **{l: int((ok['lost'] == l).sum()) for l in LAYERS},
+        out.append(dict(system=s, answerable=len(g), correct=int((ok['correct'] == True).sum()),
+                        **{l: int((ok['lost'] == l).sum()) for l in LAYERS},
                         not_judged=int(ok['correct'].isna().sum()), failed=int(g['error'].notna().sum())))
     return pd.DataFrame(out)
 
@@ -261,7 +291,8 @@ def kappa(a,  # one side's verdicts (bool or 0/1)
          ) -> float:
     "Cohen's κ of two binary raters; NaN when chance agreement is 1 (both give one same verdict throughout)."
     a, b = np.asarray(a, float), np.asarray(b, float)
-    if len(a) == 0 or len(a) != len(b): raise ValueError(f'kappa needs two equal, non-empty lists of verdicts: got {len(a)} and {len(b)}')
+    if len(a) == 0 or len(a) != len(b):
+        raise ValueError(f'kappa needs two equal, non-empty lists of verdicts: got {len(a)} and {len(b)}')
     po, pa, pb = (a == b).mean(), a.mean(), b.mean()
     pe = pa * pb + (1 - pa) * (1 - pb)
     return float('nan') if pe == 1 else float((po - pe) / (1 - pe))
@@ -272,7 +303,8 @@ def kappa_ci(a,                    # one side's verdicts
              alpha: float = 0.05,  # 1 - confidence level
              seed: int = 0         # seed of the resampling
             ) -> tuple:
-    "(κ, lo, hi): Cohen's κ and its percentile-bootstrap interval over resampled pairs (resamples where κ is undefined left out)."
+    ("(κ, lo, hi): Cohen's κ and its percentile-bootstrap interval over resampled pairs (resamples where "
+     "κ is undefined left out).")
     a, b = np.asarray(a, float), np.asarray(b, float); k = kappa(a, b)
     idx = np.random.default_rng(seed).integers(0, len(a), size=(n_boot, len(a)))
     ks = np.array([kappa(a[i], b[i]) for i in idx]); ks = ks[~np.isnan(ks)]
@@ -289,12 +321,15 @@ def read_labels(path  # a YAML list of {qid, system, nugget, found, by}
     path = Path(path)
     try: recs = yaml.safe_load(path.read_text(encoding='utf-8'))
     except yaml.YAMLError as e: raise ValueError(f'{path}: not YAML ({str(e).splitlines()[0]})') from None
-    if not isinstance(recs, list) or not recs: raise ValueError(f'{path}: expected a non-empty YAML list of labels {{{", ".join(LABEL_FIELDS)}}}')
+    if not isinstance(recs, list) or not recs:
+        raise ValueError(f'{path}: expected a non-empty YAML list of labels {{{", ".join(LABEL_FIELDS)}}}')
     for i, r in enumerate(recs, 1):
         if not isinstance(r, dict) or set(r) != set(LABEL_FIELDS):
             raise ValueError(f'{path}: record {i} must have exactly the fields {", ".join(LABEL_FIELDS)}, got {r!r}')
-        if bad := [f for f, t in LABEL_FIELDS.items() if not isinstance(r[f], t) or (f == 'nugget' and isinstance(r[f], bool))]:
-            raise ValueError(f'{path}: record {i}: wrong type for {", ".join(bad)} (found is true or false; nugget is its text or 1-based position): {r!r}')
+        if bad := [f for f, t in LABEL_FIELDS.items() if not isinstance(r[f], t)
+                   or (f == 'nugget' and isinstance(r[f], bool))]:
+            raise ValueError(f'{path}: record {i}: wrong type for {", ".join(bad)} (found is true or false; '
+                             f'nugget is its text or 1-based position): {r!r}')
     return recs
 
 # %% ../nbs/21_grading.ipynb #21a00042
@@ -312,22 +347,30 @@ def agree(labels_yaml,          # a YAML list of human labels {qid, system, nugg
           n_boot: int = 2000,   # bootstrap resamples
           seed: int = 0         # bootstrap seed
          ) -> dict:
-    "Cohen's κ (with interval), raw agreement and n between people's labels and one judge's nugget verdicts; written to judge/<label>/agreement.json."
+    ("Cohen's κ (with interval), raw agreement and n between people's labels and one judge's nugget verdicts; "
+     "written to judge/<label>/agreement.json.")
     path, (meta, grades) = Path(labels_yaml), read_grades(run, label)
     labels, by_key, pairs, skipped, seen = read_labels(path), {(g['qid'], g['system']): g for g in grades}, [], 0, set()
     for i, r in enumerate(labels, 1):
         g = by_key.get((r['qid'], r['system']))
-        if g is None: raise ValueError(f"{path}: record {i}: judge {label} graded no answer of {r['system']} to {r['qid']}")
-        if g['nuggets_found'] is None: skipped += 1; continue      # no verdict to compare: an abstention or a failed row
+        if g is None:
+            raise ValueError(f"{path}: record {i}: judge {label} graded no answer of {r['system']} to {r['qid']}")
+        # no verdict to compare: an abstention or a failed row
+        if g['nuggets_found'] is None: skipped += 1; continue
         j = _nugget_index(r, g, path, i)
-        if (key := (r['qid'], r['system'], j, r['by'])) in seen: raise ValueError(f"{path}: record {i}: {r['by']} labelled nugget {j + 1} of {r['system']} on {r['qid']} twice")
+        if (key := (r['qid'], r['system'], j, r['by'])) in seen:
+            raise ValueError(f"{path}: record {i}: {r['by']} labelled nugget {j + 1} of "
+                             f"{r['system']} on {r['qid']} twice")
         seen.add(key); pairs.append((r['found'], g['nuggets_found'][j]))
     if not pairs: raise ValueError(f'{path}: no label meets a verdict of judge {label}')
     h, jv = zip(*pairs)
     k, lo, hi = kappa_ci(h, jv, n_boot=n_boot, seed=seed)
-    res = dict(judge=label, labels=str(path), labels_sha256=file_sha256(path), by=sorted({r['by'] for r in labels}), n=len(pairs),
-               skipped=skipped, agreement=float(np.mean(np.array(h) == np.array(jv))), kappa=k, lo=lo, hi=hi, seed=seed, n_boot=n_boot)
-    (Path(run) / 'judge' / label / 'agreement.json').write_text(json.dumps(res, indent=1, sort_keys=True) + '\n', encoding='utf-8')
+    res = dict(judge=label, labels=str(path), labels_sha256=file_sha256(path),
+               by=sorted({r['by'] for r in labels}), n=len(pairs),
+               skipped=skipped, agreement=float(np.mean(np.array(h) == np.array(jv))), kappa=k, lo=lo, hi=hi,
+               seed=seed, n_boot=n_boot)
+    (Path(run) / 'judge' / label / 'agreement.json').write_text(json.dumps(res, indent=1, sort_keys=True) + '\n',
+                                                                encoding='utf-8')
     return res
 
 # %% ../nbs/21_grading.ipynb #21a00046
@@ -347,9 +390,12 @@ def agreement_line(run,       # the run folder
                   ) -> tuple:
     "(the markdown line about the judge's agreement with people, whether it was measured)."
     p = Path(run) / 'judge' / label / 'agreement.json'
-    if not p.exists(): return '**advisory**: judge agreement not measured (bench agree): nugget recall is the judge\'s word alone.', False
+    if not p.exists():
+        return ('**advisory**: judge agreement not measured (bench agree): '
+                'nugget recall is the judge\'s word alone.'), False
     a = json.loads(p.read_text())
-    return f"Judge agreement with people: Cohen's κ = {a['kappa']:.3f} [{a['lo']:.3f}, {a['hi']:.3f}], n = {a['n']} nugget verdicts (raw agreement {a['agreement']:.3f}; labels by {', '.join(a['by'])}).", True
+    return (f"Judge agreement with people: Cohen's κ = {a['kappa']:.3f} [{a['lo']:.3f}, {a['hi']:.3f}], "
+            f"n = {a['n']} nugget verdicts (raw agreement {a['agreement']:.3f}; labels by {', '.join(a['by'])})."), True
 
 # %% ../nbs/21_grading.ipynb #21a00047
 def render_judge(run,                 # the run folder
@@ -358,23 +404,31 @@ def render_judge(run,                 # the run folder
                  n_boot: int = 2000,  # bootstrap resamples
                  seed: int = 0        # bootstrap seed
                 ) -> str:
-    "One judge's grades of a run as markdown: per system and suite, abstention, calibration, the layer that lost each question, failed rows in bold."
+    ("One judge's grades of a run as markdown: per system and suite, abstention, calibration, "
+     "the layer that lost each question, failed rows in bold.")
     meta, grades = read_grades(run, label)
     line, measured = agreement_line(run, label)
     nr = 'nugget recall' + ('' if measured else ' (advisory)')
     metrics = dict(nugget_recall=nr, citation_precision='citation precision')
-    model = meta['model'] if meta['model'] == 'match' else f"{meta['model'].get('model')} (store {meta['model'].get('store')}, SHA-256 {str(meta['model'].get('digest'))[:12]}, {meta['model'].get('mode')})"
-    out = [f"# judge {label}: {meta['run']}", '', f"Judge: {model}. {meta['rows']} rows graded; " + (f"**{meta['failed']} failed** (listed below)." if meta['failed'] else 'none failed.')
+    model = meta['model'] if meta['model'] == 'match' else (f"{meta['model'].get('model')} (store "
+                                                            f"{meta['model'].get('store')}, SHA-256 "
+                                                            f"{str(meta['model'].get('digest'))[:12]}, "
+                                                            f"{meta['model'].get('mode')})")
+    out = [f"# judge {label}: {meta['run']}", '',
+           f"Judge: {model}. {meta['rows']} rows graded; " + (f"**{meta['failed']} failed** (listed below)."
+                                                              if meta['failed'] else 'none failed.')
            + (' The run is **partial**.' if meta['partial'] else ''), '', line, '']
     for title, by in (('By system', ('system',)), ('By system and suite', ('system', 'suite'))):
         t = system_table(grades, by, n_boot, seed)
         out += [f'## {title}', '', _md(_cols(t, (*by, 'rows', 'failed'), metrics)), '']
     ab = abstention_table(grades, n_boot, seed)
     out += ['## Abstention (share right, failed rows left out)', '',
-            _md(_cols(ab, ('system',), dict(unanswerable_abstained='unanswerable: abstained', answerable_answered='answerable: answered'))), '']
+            _md(_cols(ab, ('system',), dict(unanswerable_abstained='unanswerable: abstained',
+                                            answerable_answered='answerable: answered'))), '']
     rel = reliability(grades, bins)
     eces = '; '.join(f'{s} {e:.3f}' for s, e in rel.groupby('system', sort=False)['ece'].first().items()) or '—'
-    out += [f'## Calibration of stated confidence (answers given; {bins} bins)', '', _md(rel.drop(columns='ece').round(3)), '', f'ECE: {eces}.', '',
+    out += [f'## Calibration of stated confidence (answers given; {bins} bins)', '',
+            _md(rel.drop(columns='ece').round(3)), '', f'ECE: {eces}.', '',
             '## Where answerable questions were lost (the first layer that lost each)', '', _md(lost_table(grades)), '']
     bad = [g for g in grades if g['error']]
     if bad: out += ['## Failed rows', ''] + [f"- **{g['system']} / {g['qid']}**: {g['error']}" for g in bad] + ['']

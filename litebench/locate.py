@@ -27,14 +27,16 @@ def _kinds(trees: dict) -> tuple:
     return kinds, (leaf.most_common(1)[0][0] if leaf else None)
 
 def unit_kind(trees: dict,                 # {doc: nodes}
-              unit: str | None = None,     # a node kind ('article', 'section', …), 'leaf' or 'page'; None: decide from the trees
+              unit: str | None = None,  # a node kind ('article', …), 'leaf' or 'page'; None: decided from the trees
               min_units: int = MIN_UNITS   # fewest units a decided kind must make
              ) -> str | None:
-    "The corpus's unit kind: `unit` when given and present (or 'leaf', 'page'), else the commonest kind among leaves when it makes `min_units` units, else None (leaves)."
+    ("The corpus's unit kind: `unit` when given and present (or 'leaf', 'page'), "
+     "else the commonest kind among leaves when it makes `min_units` units, else None (leaves).")
     kinds, top = _kinds(trees)
     if unit is not None:
         if (u := unit.strip().lower()) not in kinds and u not in UNIT_WORDS:
-            raise ValueError(f'--unit {unit}: no node of that kind in the corpus; choose one of: {", ".join([*sorted(kinds), *UNIT_WORDS])}')
+            raise ValueError(f'--unit {unit}: no node of that kind in the corpus; choose one of: '
+                             f'{", ".join([*sorted(kinds), *UNIT_WORDS])}')
         return u
     return top if top and kinds[top] >= min_units else None
 
@@ -42,15 +44,18 @@ def unit_note(trees: dict, unit: str | None = None, min_units: int = MIN_UNITS) 
     "One line saying why the leaves are the units although the leaves name a kind; '' when they are not."
     kinds, top = _kinds(trees)
     if unit is not None or not top or kinds[top] >= min_units: return ''
-    return (f"note: the commonest kind among the tree's leaves, '{top}', makes only {kinds[top]} units (fewer than {min_units}), "
-            f"so the units are the tree's {sum(len(_leaves(ns)) for ns in trees.values())} leaves (--unit KIND, leaf or page chooses)")
+    return (f"note: the commonest kind among the tree's leaves, '{top}', "
+            f"makes only {kinds[top]} units (fewer than {min_units}), "
+            f"so the units are the tree's {sum(len(_leaves(ns)) for ns in trees.values())} leaves (--unit "
+            "KIND, leaf or page chooses)")
 
 # %% ../nbs/04a_locate.ipynb #5c0a00p2
 def page_units(pages  # a document's `Page`s
               ) -> list:
     "One unit `Node` per page: kind 'page', title and path 'page N', its span the page's text."
     st = page_starts(pages); ends = st[1:] + [len(doc_text(pages))]
-    return [Node(f'{p.doc}#page{p.page}', p.doc, None, 1, 'page', f'page {p.page}', (f'page {p.page}',), (p.page, p.page), (s, e))
+    return [Node(f'{p.doc}#page{p.page}', p.doc, None, 1, 'page', f'page {p.page}', (f'page {p.page}',),
+                 (p.page, p.page), (s, e))
             for p, s, e in zip(pages, st, ends)]
 
 def unit_nodes(nodes,                # a document's `Node`s
@@ -67,7 +72,8 @@ def doc_units(nodes,                 # a document's `Node`s
               kind: str | None,      # the unit's kind (lowercase), 'leaf' or 'page'; None: the leaves
               pages=None             # the document's `Page`s (needed for 'page')
              ) -> list:
-    "The units a result can land on: the nodes of `kind`, and each leaf that lies in none of them (a unit of its own); the leaves or pages for None, 'leaf', 'page'."
+    ("The units a result can land on: the nodes of `kind`, "
+     "and each leaf that lies in none of them (a unit of its own); the leaves or pages for None, 'leaf', 'page'.")
     us = unit_nodes(nodes, kind, pages)
     if not kind or kind in UNIT_WORDS: return us
     ids, up = {n.id for n in us}, {n.id: n.parent for n in nodes}
@@ -81,14 +87,17 @@ class Locator:
     "Heading paths, covered nodes and units of any span of the corpus's documents."
     def __init__(self, docs,            # the documents' `Page` lists
                  trees: dict,           # {doc: nodes}, from `build_tree`
-                 unit: str | None = None): # the unit kind, 'leaf' or 'page' (see `unit_kind`); None: decided from the trees
+                 unit: str | None = None): # a unit kind, 'leaf' or 'page' (`unit_kind`); None: decided from the trees
         self.kind, self.note, self.t = unit_kind(trees, unit), unit_note(trees, unit), {}
         for d in docs:
             doc, ns = d[0].doc, sorted(trees[d[0].doc], key=lambda n: (n.span[0], -n.span[1]))
-            ends = [m.span[0] for m in ns[1:]] + [max((m.span[1] for m in ns), default=0)]   # own text: to the next heading
+            # own text: to the next heading
+            ends = [m.span[0] for m in ns[1:]] + [max((m.span[1] for m in ns), default=0)]
             us = sorted(doc_units(ns, self.kind, d), key=lambda n: n.span[0])
-            self.t[doc] = dict(text=doc_text(d), starts=page_starts(d), nums=[p.page for p in d], s=[n.span[0] for n in ns], ns=ns,
-                               byid={n.id: n for n in ns}, ends=ends, us=us, us0=[n.span[0] for n in us], us1=[n.span[1] for n in us])
+            self.t[doc] = dict(text=doc_text(d), starts=page_starts(d), nums=[p.page for p in d],
+                               s=[n.span[0] for n in ns], ns=ns,
+                               byid={n.id: n for n in ns}, ends=ends, us=us, us0=[n.span[0] for n in us],
+                               us1=[n.span[1] for n in us])
 
     def docs(self) -> list: return list(self.t)
     def text(self, doc: str) -> str: return self.t[doc]['text']
@@ -145,7 +154,8 @@ def item(self: Locator, doc: str,  # the document's name
         ) -> Item:
     "The `Item` for the span `doc[start:end]`: its text (unless given), pages, path, covered nodes and units."
     t = self.t[doc]
-    return Item(doc, pages_of(t['starts'], t['nums'], start, end), self.path(doc, start, end), t['text'][start:end] if text is None else text,
+    return Item(doc, pages_of(t['starts'], t['nums'], start, end), self.path(doc, start, end),
+                t['text'][start:end] if text is None else text,
                 float(score), legs, self.covers(doc, start, end), self.units(doc, start, end))
 
 @patch
@@ -168,7 +178,8 @@ def _by_pages(self: Locator, doc: str, pages) -> tuple | None:
 
 @patch
 def locate(self: Locator, it: Item) -> Item:
-    "`it` placed by what it carries: by its text where the text sits (pages, path, covers, units, as a built-in's span); else by its pages (its path, or the deepest node holding all of them; their units; no covers)."
+    ("`it` placed by what it carries: by its text where the text sits (pages, path, covers, units, as a built-in's "
+     "span); else by its pages (its path, or the deepest node holding all of them; their units; no covers).")
     from litebench.core import norm_file
     doc = next((d for d in self.t if norm_file(d) == norm_file(it.file)), None)
     if doc is None or (it.path and it.covers and it.units and it.pages): return it   # placed already: a built-in's span
@@ -177,5 +188,6 @@ def locate(self: Locator, it: Item) -> Item:
         return it._replace(pages=full.pages, path=full.path, covers=full.covers, units=full.units)
     if (sp := self._by_pages(doc, it.pages)) is not None:
         full = self.item(doc, *sp)
-        return it._replace(path=it.path or full.path, covers=(), units=it.units or full.units)   # a page range with no text covers no section
+        # a page range with no text covers no section
+        return it._replace(path=it.path or full.path, covers=(), units=it.units or full.units)
     return it

@@ -131,7 +131,8 @@ def metrics_at(gains,   # queries × ranks: gold ids first satisfied at each ran
                n_gold,  # gold ids per query
                k: int   # ranks considered
               ) -> dict:
-    "Per-query `hit`, `mrr`, `ndcg` and `recall` at `k` as arrays: `hit_at`, `mrr_at`, `ndcg_at` and `recall_at` over many queries at once."
+    ("Per-query `hit`, `mrr`, `ndcg` and `recall` at `k` as arrays: `hit_at`, `mrr_at`, "
+     "`ndcg_at` and `recall_at` over many queries at once.")
     import numpy as np
     if k < 1: raise ValueError(f'k must be >= 1, got {k}')
     G, n = np.asarray(gains)[:, :k].astype(float), np.asarray(n_gold)
@@ -144,27 +145,32 @@ def metrics_at(gains,   # queries × ranks: gold ids first satisfied at each ran
                 ndcg=np.minimum(1.0, G @ (1 / np.log2(np.arange(2, G.shape[1] + 2))) / ideal), recall=G.sum(1) / n)
 
 # %% ../nbs/08a_metrics.ipynb #a1b2c302
-METRICS = ('hit1', 'hit5', 'hit10', 'mrr10', 'ndcg10', 'recall10', 'complete10', 'p5', 'doc_hit5', 'doc_recall10', 'unit_hit1', 'unit_hit5', 'unit_mrr10')
-IR_MEASURES = {'ndcg10': 'nDCG@10', 'mrr10': 'RR@10', 'recall10': 'R@10', 'p5': 'P@5', 'hit1': 'Success@1', 'hit5': 'Success@5', 'hit10': 'Success@10'}
+METRICS = ('hit1', 'hit5', 'hit10', 'mrr10', 'ndcg10', 'recall10', 'complete10', 'p5', 'doc_hit5', 'doc_recall10',
+           'unit_hit1', 'unit_hit5', 'unit_mrr10')
+IR_MEASURES = {'ndcg10': 'nDCG@10', 'mrr10': 'RR@10', 'recall10': 'R@10', 'p5': 'P@5', 'hit1': 'Success@1',
+               'hit5': 'Success@5', 'hit10': 'Success@10'}
 
 def question_metrics(items,        # the returned `Item`s, best first
                      golds,        # the question's `Gold`s; ids are their indices
                      k: int = 10,  # the deep cut (>= 5); it names the keys, e.g. 'recall10'
                      judged=None   # `relevance.judge(items[:k], golds)`, when already computed
                     ) -> dict:
-    "Hit@1/5/k, MRR@k, nDCG@k, recall@k, complete@k, P@5, doc-level hit@5 and recall@k, and unit hits where a gold names a heading."
+    ("Hit@1/5/k, MRR@k, nDCG@k, recall@k, complete@k, P@5, doc-level hit@5 and recall@k, "
+     "and unit hits where a gold names a heading.")
     if k < 5: raise ValueError(f'k must be >= 5 (hit5 and p5 are fixed cuts), got {k}')
     golds, items = list(golds), list(items)[:k]
     ids = frozenset(i for i, g in enumerate(golds) if g.required)
     if not ids: raise ValueError('question_metrics: the question has no required gold')
     m, d = judged or judge(items, golds)
-    out = {'hit1': hit_at(m, 1), 'hit5': hit_at(m, 5), f'hit{k}': hit_at(m, k), f'mrr{k}': mrr_at(m, k), f'ndcg{k}': ndcg_at(m, ids, k),
+    out = {'hit1': hit_at(m, 1), 'hit5': hit_at(m, 5), f'hit{k}': hit_at(m, k), f'mrr{k}': mrr_at(m, k),
+           f'ndcg{k}': ndcg_at(m, ids, k),
            f'recall{k}': recall_at(m, ids, k), f'complete{k}': complete_at(m, ids, k), 'p5': precision_at(m, 5),
            'doc_hit5': hit_at(d, 5), f'doc_recall{k}': recall_at(d, ids, k)}
     units = [r for g in golds if g.required and g.heading for r in [unit_rank(items, g, k)] if r is not None]
     if any(g.required and g.heading for g in golds):
         u = min(units, default=None)
-        out |= {'unit_hit1': float(u == 1), 'unit_hit5': float(u is not None and u <= 5), f'unit_mrr{k}': 1 / u if u else 0.0}
+        out |= {'unit_hit1': float(u == 1), 'unit_hit5': float(u is not None and u <= 5),
+                f'unit_mrr{k}': 1 / u if u else 0.0}
     return out
 
 # %% ../nbs/08a_metrics.ipynb #a1b2c306
@@ -185,20 +191,25 @@ def abstention(top_scores_answerable,    # top score per answerable question (No
 def best_threshold(top_scores_answerable,    # top score per answerable question (None: nothing returned)
                    top_scores_unanswerable   # top score per unanswerable question
                   ) -> dict:
-    "The observed-score threshold of highest abstention accuracy (lowest on ties), and the never-abstain accuracy beside it; DIAGNOSTIC."
+    ("The observed-score threshold of highest abstention accuracy (lowest on ties), "
+     "and the never-abstain accuracy beside it; DIAGNOSTIC.")
     a, u = list(top_scores_answerable), list(top_scores_unanswerable)
     sa, su = (sorted(float(s) for s in xs if s is not None and not math.isnan(s)) for xs in (a, u))
-    right = lambda t: len(sa) - bisect_left(sa, t) + len(u) - len(su) + bisect_left(su, t)   # answerable answered + unanswerable abstained at `t`
-    t = max(sorted(set(sa + su)) + [math.inf], key=right)                                   # the first, so the lowest, of the best
+    # answerable answered + unanswerable abstained at `t`
+    right = lambda t: len(sa) - bisect_left(sa, t) + len(u) - len(su) + bisect_left(su, t)
+    # the first, so the lowest, of the best
+    t = max(sorted(set(sa + su)) + [math.inf], key=right)
     return {'threshold': t, **abstention(a, u, t), 'never_abstain': abstention(a, u, -math.inf)['accuracy']}
 
 # %% ../nbs/08a_metrics.ipynb #c0f10002
-SCORES = {'fused': None, 'keyword': 'kw_score', 'vector': 'vec_score', 'names': 'name_score'}   # confidence scores, and the leg field each reads
+# confidence scores, and the leg field each reads
+SCORES = {'fused': None, 'keyword': 'kw_score', 'vector': 'vec_score', 'names': 'name_score'}
 
 def confidence(items,           # a system's `Item`s, best first
                score: str       # one of `SCORES`
               ) -> float | None:
-    "How sure `items` are by `score`: the first item's fused score, or a leg's best raw score among them; None when there is nothing to read."
+    ("How sure `items` are by `score`: the first item's fused score, or a leg's best raw score among them; "
+     "None when there is nothing to read.")
     if score not in SCORES: raise ValueError(f'unknown confidence score {score!r}: choose from {", ".join(SCORES)}')
     if not items: return None
     if score == 'fused': return items[0].score
@@ -208,10 +219,12 @@ def confidence(items,           # a system's `Item`s, best first
 # %% ../nbs/08a_metrics.ipynb #a1b2c30a
 @lru_cache(maxsize=16)
 def _resamples(na: int, nu: int, n_boot: int, seed: int) -> tuple:
-    "How often each answerable and each unanswerable question is drawn in each resample: drawn once per sizes and seed, shared by every score (read-only)."
+    ("How often each answerable and each unanswerable question is drawn in each resample: "
+     "drawn once per sizes and seed, shared by every score (read-only).")
     import numpy as np
     rng = np.random.default_rng(seed)
-    ca, cu = (rng.multinomial(n, np.full(n, 1 / n), n_boot).astype(float) for n in (na, nu))   # floats: the products below go to BLAS, exact still
+    # floats: the products below go to BLAS, exact still
+    ca, cu = (rng.multinomial(n, np.full(n, 1 / n), n_boot).astype(float) for n in (na, nu))
     ca.flags.writeable = cu.flags.writeable = False
     return ca, cu
 
@@ -225,10 +238,12 @@ def auroc(scores_answerable,        # a confidence score per answerable question
     import numpy as np
     f = lambda xs: np.array([-np.inf if x is None or x != x else float(x) for x in xs])
     a, u = f(scores_answerable), f(scores_unanswerable)
-    if not len(a) or not len(u): raise ValueError(f'auroc needs both kinds of question: {len(a)} answerable, {len(u)} unanswerable')
+    if not len(a) or not len(u):
+        raise ValueError(f'auroc needs both kinds of question: {len(a)} answerable, {len(u)} unanswerable')
     M = (a[:, None] > u[None, :]) + 0.5 * (a[:, None] == u[None, :])
     ca, cu = _resamples(len(a), len(u), n_boot, seed)
-    boot = ((ca @ M) * cu).sum(1) / (len(a) * len(u))   # each resample's pairs, weighted by how often each side was drawn
+    # each resample's pairs, weighted by how often each side was drawn
+    boot = ((ca @ M) * cu).sum(1) / (len(a) * len(u))
     return float(M.mean()), float(np.quantile(boot, alpha / 2)), float(np.quantile(boot, 1 - alpha / 2))
 
 # %% ../nbs/08a_metrics.ipynb #c29e8936

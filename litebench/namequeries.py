@@ -44,7 +44,8 @@ def pdf_named(files) -> list:
         for level, title, _ in toc:
             title = ' '.join(title.replace('\x92', ' ').split())
             stack = stack[:level - 1] + [title]
-            q = f'{doc_label(f.name)} {title}' if doc_label(f.name) != f.stem else (f'{stack[-2]} {title}' if len(stack) > 1 else '')
+            q = (f'{doc_label(f.name)} {title}' if doc_label(f.name) != f.stem
+                 else (f'{stack[-2]} {title}' if len(stack) > 1 else ''))
             out.append(Named('pdfs', f.name, tuple(stack), title, q))
     return out
 
@@ -121,19 +122,23 @@ def name_queries(named,               # the corpus's `Named` nodes
         for kind in types:
             q = derive_name(x, kind, rng)
             if not q or q in seen: continue
-            if kind != 'glob' and (_ambiguous(q, x.qualified, quals) if kind == 'qualified' else _ambiguous(q, x.name, names) or names.count(x.name.casefold()) > 1): continue
+            if kind != 'glob' and (_ambiguous(q, x.qualified, quals) if kind == 'qualified'
+                                   else _ambiguous(q, x.name, names) or names.count(x.name.casefold()) > 1):
+                continue
             seen.add(q); out.append(NameQuery(x.corpus, q, kind, x.source))
     return out
 
 # %% ../nbs/10b_namequeries.ipynb #5e7a1c21
-SENTENCE_TYPES = {'verbatim': 'sentence', 'degraded': 'sentence-degraded', 'typo': 'sentence-typo', 'abbrev': 'sentence-abbrev'}
+SENTENCE_TYPES = {'verbatim': 'sentence', 'degraded': 'sentence-degraded', 'typo': 'sentence-typo',
+                  'abbrev': 'sentence-abbrev'}
 ALL_TYPES = TYPES + tuple(SENTENCE_TYPES.values())
 
 def sentence_queries(docs,             # the corpus's documents, a list of `Pages`
                      n: int = 150,     # units sampled (one sentence each)
                      seed: int = 0     # the sampling, degrading and typo seed
                     ) -> list:
-    "`NameQuery` rows of the sentence families: `n` verbatim sentences and their degraded, typo and abbreviated variants, each sourced to its unit."
+    ("`NameQuery` rows of the sentence families: `n` verbatim sentences and their degraded, "
+     "typo and abbreviated variants, each sourced to its unit.")
     from litebench.tree import build_tree
     from litebench.queries import verbatim_queries, derive, term_df
     vs = verbatim_queries(docs, n, seed, trees=[build_tree(d) for d in docs])
@@ -152,14 +157,18 @@ def write_query_set(path, queries, recipe: str = '') -> Path:
 def read_query_set(path) -> list:
     "The `NameQuery`s of a query-set TSV."
     path, out = Path(path), []
-    lines = [(i, l) for i, l in enumerate(path.read_text(encoding='utf-8').splitlines(), 1) if l.strip() and not l.startswith('#')]
-    if not lines or lines[0][1].split('\t') != HEADER: raise ValueError(f'{path}: the header must be {" <TAB> ".join(HEADER)}')
+    lines = [(i, l) for i, l in enumerate(path.read_text(encoding='utf-8').splitlines(), 1) if l.strip()
+             and not l.startswith('#')]
+    if not lines or lines[0][1].split('\t') != HEADER:
+        raise ValueError(f'{path}: the header must be {" <TAB> ".join(HEADER)}')
     for i, l in lines[1:]:
         f = l.split('\t')
-        if len(f) != 4 or not all(f): raise ValueError(f'{path}:{i}: expected corpus, query, type and source, got {l!r}')
+        if len(f) != 4 or not all(f):
+            raise ValueError(f'{path}:{i}: expected corpus, query, type and source, got {l!r}')
         out.append(NameQuery(*f))
     return out
 
 def as_questions(queries) -> list:
     "The runner's `Question`s of name queries: id from the corpus and position, suite the type, gold the source."
-    return [Question(f'{q.corpus}-{i:05d}', q.query, q.type, gold=(source_gold(q.source),)) for i, q in enumerate(queries)]
+    return [Question(f'{q.corpus}-{i:05d}', q.query, q.type, gold=(source_gold(q.source),))
+            for i, q in enumerate(queries)]

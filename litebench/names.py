@@ -22,7 +22,8 @@ _camel = re.compile(r'[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+[a-z]*')
 def _words(s: str) -> tuple: return tuple(w.lower() for part in re.split(r'[\W_]+', s) for w in _camel.findall(part))
 
 def name_words(s: str) -> list:
-    "A name's words, lower case: `test_float_limits`, `TestFloatLimits` and 'Test float limits' all give test, float, limits."
+    ("A name's words, lower case: `test_float_limits`, "
+     "`TestFloatLimits` and 'Test float limits' all give test, float, limits.")
     return list(_words(s))
 
 @lru_cache(maxsize=1 << 17)
@@ -38,8 +39,10 @@ def subsequence(q: str, c: str) -> bool:
     return all(ch in it for ch in q)
 
 def abbreviates(q: str, ws: tuple) -> float:
-    "The share of `q` typed as starts of the words `ws` in order (the first word's start first), minus skips; 0 when it cannot be."
-    if not q or not ws or not ws[0] or q[0] != ws[0][0] or not subsequence(q, ''.join(ws)): return 0.0   # cheap refusals first
+    ("The share of `q` typed as starts of the words `ws` in order (the first word's start first), "
+     "minus skips; 0 when it cannot be.")
+    # cheap refusals first
+    if not q or not ws or not ws[0] or q[0] != ws[0][0] or not subsequence(q, ''.join(ws)): return 0.0
     memo = {}
     def go(i, j):
         if i == len(q): return 0
@@ -58,13 +61,16 @@ def abbreviates(q: str, ws: tuple) -> float:
     return 0.0 if skips is None else max(0.05, 1 - 0.1 * skips)
 
 def one_typo(q: str, c: str) -> bool:
-    "Whether `q` is `c`, or a start of `c` at least as long as `q` less one, with one slip: an adjacent swap, a letter dropped, added or changed."
-    if len(q) < 4 or len(c) < len(q) - 1 or len(set(q) - set(c[:len(q) + 1])) > 1: return False   # cheap refusals: too short, or two letters foreign to it
+    ("Whether `q` is `c`, or a start of `c` at least as long as `q` less one, with one slip: an adjacent swap, "
+     "a letter dropped, added or changed.")
+    # cheap refusals: too short, or two letters foreign to it
+    if len(q) < 4 or len(c) < len(q) - 1 or len(set(q) - set(c[:len(q) + 1])) > 1: return False
     for t in {c, c[:len(q)], c[:len(q) + 1], c[:max(len(q) - 1, 0)]}:
         if abs(len(t) - len(q)) > 1 or t == q or len(set(q).symmetric_difference(t)) > 2: continue
         if len(t) == len(q):
             d = [i for i in range(len(q)) if q[i] != t[i]]
-            if len(d) == 1 or (len(d) == 2 and d[1] == d[0] + 1 and q[d[0]] == t[d[1]] and q[d[1]] == t[d[0]]): return True
+            if len(d) == 1 or (len(d) == 2 and d[1] == d[0] + 1 and q[d[0]] == t[d[1]] and q[d[1]] == t[d[0]]):
+                return True
         else:
             a, b = (q, t) if len(q) < len(t) else (t, q)
             if any(b[:i] + b[i + 1:] == a for i in range(len(b))): return True
@@ -87,10 +93,13 @@ def name_score(q: str,      # the query as typed
     "How well `q` could have been typed from `name`: 1 for the whole name, down to 0 for no reading."
     (qc, qw, g, _, _), (c, ws, gc, starts, wset) = _form(q), _form(name)
     if not qc or not c: return 0.0
-    if '*' in q or '?' in q: return 0.85 if fnmatchcase(name.lower(), q.lower()) or fnmatchcase(c, q.lower().replace('_', '')) else 0.0
-    if qc == c: return 1.0 if q == name else 0.98   # as written, or the same letters in another case or with other separators
+    if '*' in q or '?' in q:
+        return 0.85 if fnmatchcase(name.lower(), q.lower()) or fnmatchcase(c, q.lower().replace('_', '')) else 0.0
+    # as written, or the same letters in another case or with other separators
+    if qc == c: return 1.0 if q == name else 0.98
     if c.startswith(qc): return 0.85 + 0.1 * len(qc) / len(c)
-    if len(qw) > 1 and all(x in wset if x.isdigit() else x in starts for x in qw): return 0.7 + 0.1 * len(qw) / len(ws)   # each word a start of one of the name's (a number: one of them)
+    # each word a start of one of the name's (a number: one of them)
+    if len(qw) > 1 and all(x in wset if x.isdigit() else x in starts for x in qw): return 0.7 + 0.1 * len(qw) / len(ws)
     if (a := abbreviates(qc, ws)) > 0: return 0.55 + 0.1 * a + 0.1 * len(qc) / len(c)
     if one_typo(qc, c): return 0.6 + 0.1 * len(qc) / len(c)
     if qc in c: return 0.5 + 0.1 * len(qc) / len(c)
@@ -118,7 +127,8 @@ class NameIndex:
         qc = compact(q.replace('*', ' '))
         if not qc: return set()
         shared = Counter(i for g in _trigrams(qc) for i in self.tri.get(g, ()))
-        return set(self.first.get(qc[0], ())) | {i for i, _ in sorted(shared.items(), key=lambda t: (-t[1], t[0]))[:self.max_trigram]}
+        return set(self.first.get(qc[0], ())) | {
+            i for i, _ in sorted(shared.items(), key=lambda t: (-t[1], t[0]))[:self.max_trigram]}
 
     def search(self, q: str, limit: int = 10) -> list:
         "[(key, score)], best first, scores above 0 only."
@@ -132,7 +142,8 @@ class NameIndex:
 _act = re.compile(r'^(?:dir|reg|dec)_(\d{4})_(\d+)_', re.I)
 
 def doc_label(doc: str) -> str:
-    "A document's short label: the act number of an EUR-Lex file name ('2006/112'), else the file name without its extension."
+    ("A document's short label: the act number of an EUR-Lex file name ('2006/112'), "
+     "else the file name without its extension.")
     m = _act.match(doc)
     return f'{m.group(1)}/{m.group(2)}' if m else doc.rsplit('.', 1)[0] if doc.endswith('.pdf') else doc
 
@@ -140,7 +151,8 @@ def node_forms(n, nodes: dict) -> tuple:
     "The forms of node `n`'s name: title, owner.title (code) or parent title + title, document label + title."
     parent = nodes.get(n.parent)
     if n.kind in ('class', 'function', 'method', 'module'):
-        return (n.title,) + ((f'{parent.title}.{n.title}',) if parent is not None and parent.kind != 'module' else ()) + ((f'{n.doc}.{n.title}',) if n.kind != 'module' else ())
+        return (n.title,) + ((f'{parent.title}.{n.title}',) if parent is not None and parent.kind != 'module'
+                             else ()) + ((f'{n.doc}.{n.title}',) if n.kind != 'module' else ())
     return (n.title, f'{doc_label(n.doc)} {n.title}') + ((f'{parent.title} {n.title}',) if parent is not None else ())
 
 # %% ../nbs/07a_names.ipynb #77c10172

@@ -47,7 +47,8 @@ def _page(doc: str, number: int, page) -> Page:
     return Page(doc, number, text, tuple(lines), not parts)
 
 # %% ../nbs/02_pdf.ipynb #2b7d6a90
-_LOOKS = {b'\x89png': 'a PNG image', b'\xff\xd8\xff': 'a JPEG image', b'gif8': 'a GIF image', b'pk\x03\x04': 'a ZIP archive',
+_LOOKS = {b'\x89png': 'a PNG image', b'\xff\xd8\xff': 'a JPEG image', b'gif8': 'a GIF image',
+          b'pk\x03\x04': 'a ZIP archive',
           b'<!doctype html': 'an HTML page', b'<html': 'an HTML page'}
 _DAMAGED = 'damaged: mupdf had to repair it, so its text and outline cannot be trusted'
 
@@ -110,11 +111,13 @@ def _outline(d, name: str) -> tuple:
     "The outline's entries that point to a page of the document; and warnings for what was dropped."
     toc, xs = d.get_toc(simple=True), _item_xrefs(d)
     if not toc and xs: return [], [f'{name}: it has an outline, but mupdf could not read it (no outline used)']
-    if len(xs) != len(toc): xs = [x.get('xref', 0) for *_, x in d.get_toc(simple=False)]   # slower, but mupdf's own pairing
+    # slower, but mupdf's own pairing
+    if len(xs) != len(toc): xs = [x.get('xref', 0) for *_, x in d.get_toc(simple=False)]
     refs = {d.page_xref(i): i + 1 for i in range(d.page_count)}
     items = [OutlineItem(l, t, _target(d, x, refs, p)) for (l, t, p), x in zip(toc, xs)]
     bad = [it.title for it in items if not it.page]
-    warns = [f'{name}: {len(bad)} outline {"entry points" if len(bad) == 1 else "entries point"} to no page of its {d.page_count} (dropped), e.g. {bad[0]!r}'] if bad else []
+    warns = [f'{name}: {len(bad)} outline {"entry points" if len(bad) == 1 else "entries point"} to no page of its '
+             f'{d.page_count} (dropped), e.g. {bad[0]!r}'] if bad else []
     return [it for it in items if it.page], warns
 
 # %% ../nbs/02_pdf.ipynb #95eb25f6
@@ -122,13 +125,16 @@ def _text_warnings(name: str, pages) -> list:
     "A warning when some or all pages have no extractable text."
     empty = [p.page for p in pages if p.empty]
     if not empty: return []
-    if len(empty) == len(pages): return [f'{name}: no extractable text (image-only or blank?) on any of its {len(pages)} page(s)']
-    return [f'{name}: {len(empty)} of {len(pages)} pages have no extractable text (pages {", ".join(map(str, empty[:5]))}{", …" if len(empty) > 5 else ""})']
+    if len(empty) == len(pages):
+        return [f'{name}: no extractable text (image-only or blank?) on any of its {len(pages)} page(s)']
+    return [f'{name}: {len(empty)} of {len(pages)} pages have no extractable text (pages '
+            f'{", ".join(map(str, empty[:5]))}{", …" if len(empty) > 5 else ""})']
 
 def _mupdf_said(name: str) -> list:
     "A warning when mupdf reported problems while reading (its messages since the last reset)."
     said = [l for l in pymupdf.TOOLS.mupdf_warnings().splitlines() if l.strip() and not l.startswith('... repeated')]
-    return [f'{name}: mupdf reported {len(said)} problem(s) while reading it, the first {said[0]!r}: its text may be incomplete'] if said else []
+    return [f'{name}: mupdf reported {len(said)} problem(s) while reading it, the first {said[0]!r}: '
+            'its text may be incomplete'] if said else []
 
 def pdf_pages(path) -> Pages:
     "Read a PDF into `Pages`: one `Page` per page, the outline, and warnings (also emitted as `PdfWarning`)."
@@ -136,7 +142,9 @@ def pdf_pages(path) -> Pages:
     pymupdf.TOOLS.reset_mupdf_warnings()
     with _open(path, name) as d:
         try: pages = [_page(name, i + 1, p) for i, p in enumerate(d)]; outline, warns = _outline(d, name)
-        except Exception as ex: raise PdfError(name, _DAMAGED if d.is_repaired else f'failed while reading its pages or outline ({ex})') from None
+        except Exception as ex:
+            raise PdfError(name,
+                           _DAMAGED if d.is_repaired else f'failed while reading its pages or outline ({ex})') from None
         if d.is_repaired: raise PdfError(name, _DAMAGED)   # repaired while the pages or the outline were read
     warns += _text_warnings(name, pages) + _mupdf_said(name)
     for w in warns: warnings.warn(w, PdfWarning, stacklevel=2)
@@ -144,7 +152,7 @@ def pdf_pages(path) -> Pages:
 
 # %% ../nbs/02_pdf.ipynb #6f708192
 def read_corpus(files,                  # the PDF files, e.g. `corpus_files(folder)`
-                skip_bad: bool = False, # skip files that cannot be read (returned in `skipped`) instead of stopping at the first
+                skip_bad: bool = False, # skip unreadable files (returned in `skipped`) instead of stopping at the first
                ) -> tuple:
     "Read every file with `pdf_pages`: `(docs, skipped)`, `skipped` holding (file name, reason) pairs."
     files, docs, skipped = list(files), [], []
@@ -156,5 +164,7 @@ def read_corpus(files,                  # the PDF files, e.g. `corpus_files(fold
             skipped.append((doc_name(f), e.reason))
     if not docs:
         where = {shown(Path(os.fsdecode(f)).parent) for f in files}
-        raise PdfError(where.pop() if len(where) == 1 else f'{len(files)} files', f'none of the {len(files)} PDF files can be read: ' + '; '.join(f'{n}: {r}' for n, r in skipped[:3]))
+        raise PdfError(where.pop() if len(where) == 1 else f'{len(files)} files',
+                       f'none of the {len(files)} PDF files can be read: ' + '; '.join(f'{n}: {r}'
+                                                                                       for n, r in skipped[:3]))
     return docs, skipped

@@ -52,7 +52,8 @@ def page_furniture(pages,              # a document's `Page`s
                    share: float = 0.5, # a line is furniture when it recurs on this share of pages
                    min_pages: int = 3  # documents shorter than this have none
                   ) -> frozenset:
-    "Digit-masked lines that recur near the top or bottom of at least `share` of the pages: running headers and footers."
+    ("Digit-masked lines that recur near the top or bottom of at least `share` of the pages: "
+     "running headers and footers.")
     if len(pages) < min_pages: return frozenset()
     edge = lambda p: {_mask(p.line_text(l)) for l in p.lines[:2] + p.lines[-2:]}
     c = Counter(m for p in pages for m in edge(p))
@@ -84,8 +85,10 @@ def sentence_spans(text: str,                 # a document's text
                    end: int,                  # and ends
                    furniture=frozenset()      # masked furniture lines, from `page_furniture`
                   ) -> list:
-    "(start, end) of each sentence in `text[start:end]`: cut after . ; : ? ! and before numbered points, furniture trimmed."
-    cuts = {start, end} | {m.end() for m in _end.finditer(text, start, end)} | {m.end() for m in _point.finditer(text, start, end)}
+    ("(start, end) of each sentence in `text[start:end]`: cut after . ; : "
+     "? ! and before numbered points, furniture trimmed.")
+    cuts = {start, end} | {m.end() for m in _end.finditer(text, start, end)} | {
+        m.end() for m in _point.finditer(text, start, end)}
     cuts = sorted(cuts)
     return [sp for a, b in zip(cuts, cuts[1:]) if (sp := _trim(text, a, b, furniture))]
 
@@ -105,7 +108,8 @@ _soft = re.compile(r'\xad\s+')
 
 def _candidate(text: str, n, a: int, b: int, starts, nums) -> Query:
     s = ' '.join(text[a:b].split())
-    return Query('', _soft.sub('', s), 'verbatim', s, n.doc, f'{n.doc} › {n.title}', n.path, pages_of(starts, nums, a, b), a, b)
+    return Query('', _soft.sub('', s), 'verbatim', s, n.doc, f'{n.doc} › {n.title}', n.path,
+                 pages_of(starts, nums, a, b), a, b)
 
 # %% ../nbs/10_queries.ipynb #d73c7dce
 def _by_page(units, qs) -> list:
@@ -113,18 +117,21 @@ def _by_page(units, qs) -> list:
     by = {}
     for q in qs:
         if q.pages[0] == q.pages[1]: by.setdefault(q.pages[0], []).append(q)
-    return [(u, [q._replace(unit=f'{u.doc} › {u.title}', unit_path=u.path) for q in by.get(u.pages[0], [])]) for u in units]
+    return [(u, [q._replace(unit=f'{u.doc} › {u.title}', unit_path=u.path) for q in by.get(u.pages[0], [])])
+            for u in units]
 
 def unit_sentences(pages,               # a document's `Page`s
                    nodes,               # its tree, from `build_tree`
-                   kind: str | None = 'article', # the unit: a node kind, 'leaf' or 'page'; None: the leaves (see `locate.unit_nodes`)
+                   kind: str | None = 'article', # a node kind, 'leaf' or 'page'; None: the leaves (`locate.unit_nodes`)
                    min_words: int = 9,  # fewest words a candidate may have
                    max_words: int = 26  # most words a candidate may have
                   ) -> list:
-    "(unit node, candidate `Query`s without ids) for each unit: a node's own text, or for pages every node's candidates on that page."
+    ("(unit node, candidate `Query`s without ids) for each unit: a node's own text, "
+     "or for pages every node's candidates on that page.")
     text, starts, nums, furn = doc_text(pages), page_starts(pages), [p.page for p in pages], page_furniture(pages)
     ok = lambda q: min_words <= len(words(q.sentence)) <= max_words and not any(c in MARKS for c in q.sentence)
-    own = lambda i: [q for a, b in sentence_spans(text, *_own(text, nodes, i), furn) if ok(q := _candidate(text, nodes[i], a, b, starts, nums))]
+    own = lambda i: [q for a, b in sentence_spans(text, *_own(text, nodes, i), furn)
+                     if ok(q := _candidate(text, nodes[i], a, b, starts, nums))]
     if kind == 'page': return _by_page(unit_nodes(nodes, 'page', pages), [q for i in range(len(nodes)) for q in own(i)])
     units = {n.id for n in unit_nodes(nodes, kind)}
     return [(n, own(i)) for i, n in enumerate(nodes) if n.id in units]
@@ -138,7 +145,8 @@ def verbatim_queries(docs,                  # a list of `Pages`, one per documen
                      max_words: int = 26,   # most words in a sentence
                      trees=None             # the documents' trees, built with `build_tree` when None
                     ) -> list:
-    "Up to `n` verbatim `Query`s: one sentence from each of `n` units sampled across all documents; with fewer units, the rest drawn across all units."
+    ("Up to `n` verbatim `Query`s: one sentence from each of `n` units sampled across all documents; with fewer units, "
+     "the rest drawn across all units.")
     trees = trees if trees is not None else [build_tree(d) for d in docs]
     units = [qs for d, t in zip(docs, trees) for _, qs in unit_sentences(d, t, kind, min_words, max_words) if qs]
     rng = np.random.default_rng(seed)
@@ -187,9 +195,12 @@ def typo(q: Query,         # the query to spoil
     return q._replace(id=variant_id(q.id, 'typo'), kind='typo', text=''.join(out) + q.text[last:])
 
 # %% ../nbs/10_queries.ipynb #c663825e
-ABBREVIATIONS = (('Member States', 'MS'), ('Member State', 'MS'), ('European Union', 'EU'), ('European Parliament', 'EP'),
-                 ('European Commission', 'COM'), ('Commission', 'COM'), ('value added tax', 'VAT'), ('Official Journal', 'OJ'),
-                 ('small and medium-sized enterprises', 'SMEs'), ('research and innovation', 'R&I'), ('Articles', 'Arts.'),
+ABBREVIATIONS = (('Member States', 'MS'), ('Member State', 'MS'), ('European Union', 'EU'),
+                 ('European Parliament', 'EP'),
+                 ('European Commission', 'COM'), ('Commission', 'COM'), ('value added tax', 'VAT'),
+                 ('Official Journal', 'OJ'),
+                 ('small and medium-sized enterprises', 'SMEs'), ('research and innovation', 'R&I'),
+                 ('Articles', 'Arts.'),
                  ('Article', 'Art.'), ('Regulations', 'Regs.'), ('Regulation', 'Reg.'), ('Directives', 'Dirs.'),
                  ('Directive', 'Dir.'), ('subparagraph', 'subpara.'), ('paragraph', 'para.'), ('for example', 'e.g.'))
 
@@ -202,9 +213,11 @@ def _abbrev_re(table: tuple):
 def abbrev(q: Query,              # the query to abbreviate
            table=ABBREVIATIONS    # (long form, abbreviation) pairs
           ) -> Query:
-    "`q` with the long forms of `table` replaced by their abbreviations, case aside; the text is unchanged when none occurs."
+    ("`q` with the long forms of `table` replaced by their abbreviations, case aside; "
+     "the text is unchanged when none occurs.")
     rx, short = _abbrev_re(tuple(table))
-    return q._replace(id=variant_id(q.id, 'abbrev'), kind='abbrev', text=rx.sub(lambda m: short[norm_text(m.group())], q.text))
+    return q._replace(id=variant_id(q.id, 'abbrev'), kind='abbrev',
+                      text=rx.sub(lambda m: short[norm_text(m.group())], q.text))
 
 # %% ../nbs/10_queries.ipynb #577ba6c1
 def derive(queries,                    # source queries, usually verbatim
@@ -224,7 +237,8 @@ def derive(queries,                    # source queries, usually verbatim
 def reachable(queries,      # `Query`s, or the sentences themselves
               chunk_texts   # the texts of every chunk a system can return
              ) -> list:
-    "For each query (or sentence), whether any chunk text contains its sentence (the `relevance.contains` rule): the ceiling of a system."
+    ("For each query (or sentence), whether any chunk text contains its sentence (the `relevance.contains` "
+     "rule): the ceiling of a system.")
     hay = '\n'.join(norm_text(t) for t in chunk_texts)
     out = []
     for q in queries:
@@ -253,7 +267,8 @@ def _parse(line: str, where: str) -> Query:
     if not isinstance(d, dict) or set(d) != set(Query._fields):
         raise QueryFileError(f'{where}: expected an object with the fields {", ".join(Query._fields)}')
     if d['kind'] not in QUERY_KINDS: raise QueryFileError(f'{where}: unknown kind {d["kind"]!r}')
-    if not (isinstance(d['pages'], list) and len(d['pages']) == 2 and isinstance(d['start'], int) and isinstance(d['end'], int)):
+    if not (isinstance(d['pages'], list) and len(d['pages']) == 2 and isinstance(d['start'], int)
+            and isinstance(d['end'], int)):
         raise QueryFileError(f'{where}: pages must be [first, last] and start, end integers')
     return Query(**{**d, 'unit_path': tuple(d['unit_path']), 'pages': tuple(d['pages'])})
 
@@ -261,7 +276,8 @@ def load_queries(path  # a .jsonl file written by `save_queries`
                 ) -> list:
     "The `Query`s of a JSON Lines file; blank lines are skipped, a malformed line raises `QueryFileError`."
     path = Path(path)
-    return [_parse(l, f'{path}:{i}') for i, l in enumerate(path.read_text(encoding='utf-8').splitlines(), 1) if l.strip()]
+    return [_parse(l, f'{path}:{i}')
+            for i, l in enumerate(path.read_text(encoding='utf-8').splitlines(), 1) if l.strip()]
 
 # %% ../nbs/10_queries.ipynb #9c0a0002
 def as_question(q: Query) -> Question:

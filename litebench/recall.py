@@ -26,7 +26,7 @@ def recall_config(name: str):
     return config(name, [f.strip() for f in name.split('+') if f.strip()])
 
 def recall_stack(corpus: str, encoder: str = 'lsa', k: int = 50, store_dir=None, progress: bool = False,
-                 source=None):  # your own corpus: a folder of PDFs ('pdfs'), a wheel, sdist or folder of Python ('code'); None: the pinned one
+                 source=None):  # PDF folder ('pdfs'); wheel, sdist or Python folder ('code'); None: the pinned corpus
     "The `Stack` of a corpus ('pdfs' or 'code'), indexed into `store_dir` (a new temporary folder when None)."
     from litebench.systems import Stack
     if corpus not in CORPORA: raise ValueError(f'--corpus {corpus}: choose pdfs, code or all')
@@ -35,7 +35,8 @@ def recall_stack(corpus: str, encoder: str = 'lsa', k: int = 50, store_dir=None,
         from litebench.code import read_code, read_sources
         from litebench.corpus import code_files
         docs = read_sources(source) if source else read_code(code_files())
-    return Stack(encoder, pdfs=source if corpus == 'pdfs' else None, docs=docs, store_dir=store_dir or tempfile.mkdtemp(prefix='recall-'), limit=k, progress=progress)
+    return Stack(encoder, pdfs=source if corpus == 'pdfs' else None, docs=docs,
+                 store_dir=store_dir or tempfile.mkdtemp(prefix='recall-'), limit=k, progress=progress)
 
 def item_label(it: dict, corpus: str) -> str:
     "How a result reads in a report: 'file › heading path' (PDF), 'file:line name' (code)."
@@ -46,21 +47,29 @@ def item_label(it: dict, corpus: str) -> str:
 def _rank(row: dict) -> int | None:
     return next((it['rank'] for it in row.get('items', []) if it['gold']), None)
 
-def run_side(corpus: str, queries, cfg: str = DEFAULT_CONFIG, encoder: str = 'lsa', k: int = 50, stack=None, out=None, progress: bool = False, executor=None) -> dict:
-    "One side's results over the corpus's `queries` (`NameQuery`s): index and query time, and per query its rank and top 10."
+def run_side(corpus: str, queries, cfg: str = DEFAULT_CONFIG, encoder: str = 'lsa', k: int = 50, stack=None, out=None,
+             progress: bool = False, executor=None) -> dict:
+    ("One side's results over the corpus's `queries` (`NameQuery`s): index and query time, "
+     "and per query its rank and top 10.")
     from litebench.runner import run_questions
     from litebench.runs import read_run
     from litebench.systems import config_system
     qs = [q for q in queries if q.corpus == corpus]
     if not qs: raise ValueError(f'no queries for corpus {corpus!r}')
-    t = time.perf_counter(); stack = stack or recall_stack(corpus, encoder, k, progress=progress); index_s = time.perf_counter() - t
+    t = time.perf_counter()
+    stack = stack or recall_stack(corpus, encoder, k, progress=progress)
+    index_s = time.perf_counter() - t
     questions, c = as_questions(qs), recall_config(cfg)
-    run = run_questions(questions, {c.name: config_system(stack, c)}, name=f'recall-{corpus}', k=k, stack=stack, out=out or tempfile.mkdtemp(prefix='recall-runs-'),
-                        params=dict(preset='recall', corpus=corpus, config=c.name), summary=dict(group=('suite',), n_boot=10), progress=progress, executor=executor)
+    run = run_questions(questions, {c.name: config_system(stack, c)}, name=f'recall-{corpus}', k=k, stack=stack,
+                        out=out or tempfile.mkdtemp(prefix='recall-runs-'),
+                        params=dict(preset='recall', corpus=corpus, config=c.name),
+                        summary=dict(group=('suite',), n_boot=10), progress=progress, executor=executor)
     rows = {r['qid']: r for r in read_run(run)['rows']}
     per = [dict(qid=x.id, query=q.query, type=q.type, source=q.source, rank=_rank(rows[x.id]), ms=rows[x.id].get('ms'),
-                top=[item_label(it, corpus) for it in rows[x.id].get('items', [])[:10]], error=rows[x.id].get('error')) for x, q in zip(questions, qs)]
-    return dict(corpus=corpus, config=c.name, index_s=index_s, query_s=sum(p['ms'] or 0 for p in per) / 1e3, run=str(run), queries=per, stack=stack)
+                top=[item_label(it, corpus) for it in rows[x.id].get('items', [])[:10]], error=rows[x.id].get('error'))
+           for x, q in zip(questions, qs)]
+    return dict(corpus=corpus, config=c.name, index_s=index_s, query_s=sum(p['ms'] or 0 for p in per) / 1e3,
+                run=str(run), queries=per, stack=stack)
 
 # %% ../nbs/18_recall.ipynb #3a73041d
 def _hits(ps, m: str) -> list:
@@ -74,7 +83,8 @@ def _counts(ps) -> dict:
     for m in ('first', 'top10', 'found'):
         h = _hits(ps, m); c[m] = sum(h)
         _, lo, hi = bootstrap_ci(h) if h else (None, None, None)
-        c |= {f'{m}_share': round(c[m] / len(ps), 4) if ps else None, f'{m}_lo': lo and round(lo, 4), f'{m}_hi': hi and round(hi, 4)}
+        c |= {f'{m}_share': round(c[m] / len(ps), 4) if ps else None, f'{m}_lo': lo and round(lo, 4),
+              f'{m}_hi': hi and round(hi, 4)}
     return c
 
 def _doc(p: dict, corpus: str) -> str:
@@ -86,7 +96,8 @@ def summarize_side(side: dict) -> dict:
     ps, c = side['queries'], side['corpus']
     group = lambda key: [dict({key: g}, **_counts([p for p in ps if (p['type'] if key == 'type' else _doc(p, c)) == g]))
                          for g in sorted({p['type'] if key == 'type' else _doc(p, c) for p in ps})]
-    return dict(corpus=c, config=side['config'], ref=side.get('ref'), headline=_counts(ps) | dict(index_s=round(side['index_s'], 2), query_s=round(side['query_s'], 2)),
+    return dict(corpus=c, config=side['config'], ref=side.get('ref'),
+                headline=_counts(ps) | dict(index_s=round(side['index_s'], 2), query_s=round(side['query_s'], 2)),
                 by_type=group('type'), by_doc=group('doc'), errors=sum(bool(p.get('error')) for p in ps))
 
 # %% ../nbs/18_recall.ipynb #e07c290f
@@ -95,7 +106,8 @@ def make_query_set(path=None,            # where to write it; None: `recall/quer
                    seed: int = 0,        # the sampling seed
                    sentences: int = 150  # units sampled for the sentence families (PDFs)
                   ) -> Path:
-    "Write the query set of both corpora: name queries of `n` sampled nodes each, and the PDFs' sentence families, seeded."
+    ("Write the query set of both corpora: name queries of `n` sampled nodes each, "
+     "and the PDFs' sentence families, seeded.")
     import random
     from litebench.corpus import corpus_files, code_files
     from litebench.code import read_code
@@ -105,35 +117,44 @@ def make_query_set(path=None,            # where to write it; None: `recall/quer
     qs += sentence_queries(read_corpus(corpus_files())[0], sentences, seed)
     random.Random(seed).shuffle(qs)
     path = Path(path) if path else (project_root() or Path.cwd()) / 'recall' / 'queries.tsv'
-    return write_query_set(path, sorted(qs, key=lambda q: q.corpus), f'made by litebench.recall.make_query_set(n={n}, seed={seed}, sentences={sentences})')
+    return write_query_set(path, sorted(qs, key=lambda q: q.corpus),
+                           f'made by litebench.recall.make_query_set(n={n}, seed={seed}, sentences={sentences})')
 
 # %% ../nbs/18_recall.ipynb #008719ae
 def _worse(a, b) -> bool: return (b or 10**9) > (a or 10**9)
 
 def diff_sides(base: dict, new: dict) -> dict:
     "Per-query changes from `base` to `new` (same corpus and queries, matched by query id)."
-    A = {p['qid']: p for p in base['queries']}; out = dict(corpus=new['corpus'], moved_up=0, moved_down=0, top10_changed=0, lost_first=[], lost_top10=[])
+    A = {p['qid']: p for p in base['queries']}
+    out = dict(corpus=new['corpus'], moved_up=0, moved_down=0, top10_changed=0, lost_first=[], lost_top10=[])
     for p in new['queries']:
         a = A.get(p['qid'])
         if a is None: continue
-        out['moved_up'] += _worse(p['rank'], a['rank']); out['moved_down'] += _worse(a['rank'], p['rank']); out['top10_changed'] += a['top'] != p['top']
+        out['moved_up'] += _worse(p['rank'], a['rank'])
+        out['moved_down'] += _worse(a['rank'], p['rank'])
+        out['top10_changed'] += a['top'] != p['top']
         took = p['top'][0] if p['top'] else '(nothing)'
-        case = dict(corpus=new['corpus'], query=p['query'], type=p['type'], source=p['source'], rank_base=a['rank'], rank_new=p['rank'], took_first=took)
+        case = dict(corpus=new['corpus'], query=p['query'], type=p['type'], source=p['source'], rank_base=a['rank'],
+                    rank_new=p['rank'], took_first=took)
         if a['rank'] == 1 and p['rank'] != 1: out['lost_first'].append(case)
-        if a['rank'] is not None and a['rank'] <= 10 and (p['rank'] is None or p['rank'] > 10): out['lost_top10'].append(case)
+        if a['rank'] is not None and a['rank'] <= 10 and (p['rank'] is None or p['rank'] > 10):
+            out['lost_top10'].append(case)
     out['by_type'] = paired_first(base, new)
     return out
 
 def paired_first(base: dict, new: dict) -> list:
-    "Per type, and for all queries, the paired comparison of #1 (0/1 per query) from `base` to `new`: shares, delta, interval, McNemar p, verdict."
+    ("Per type, and for all queries, the paired comparison of #1 (0/1 per query) from `base` to `new`: shares, delta, "
+     "interval, McNemar p, verdict.")
     from litebench.stats import compare
     A = {p['qid']: p for p in base['queries']}
     ps = [(A[p['qid']], p) for p in new['queries'] if p['qid'] in A]
     out = []
     for t in sorted({b['type'] for _, b in ps}) + ['all']:
         pair = [(a, b) for a, b in ps if t in ('all', b['type'])]
-        d = compare(_hits([a for a, _ in pair], 'first'), _hits([b for _, b in pair], 'first'), ('base', 'new'), binary=True)
-        out.append(dict(type=t, n=d['n'], base=round(d['mean_a'], 4), new=round(d['mean_b'], 4), delta=round(d['delta'], 4), lo=round(d['lo'], 4), hi=round(d['hi'], 4),
+        d = compare(_hits([a for a, _ in pair], 'first'), _hits([b for _, b in pair], 'first'),
+                    ('base', 'new'), binary=True)
+        out.append(dict(type=t, n=d['n'], base=round(d['mean_a'], 4), new=round(d['mean_b'], 4),
+                        delta=round(d['delta'], 4), lo=round(d['lo'], 4), hi=round(d['hi'], 4),
                         p=d['p'] if d['p'] is None else round(d['p'], 4), verdict=d['verdict']))
     return out
 
@@ -145,7 +166,8 @@ def read_regress(path=None) -> list:
     for i, l in enumerate(path.read_text(encoding='utf-8').splitlines(), 1):
         if not l.strip() or l.startswith('#') or l.startswith('corpus\t'): continue
         f = l.split('\t')
-        if len(f) != 3 or f[0] not in CORPORA: raise ValueError(f'{path}:{i}: expected corpus (pdfs or code), query and pattern, got {l!r}')
+        if len(f) != 3 or f[0] not in CORPORA:
+            raise ValueError(f'{path}:{i}: expected corpus (pdfs or code), query and pattern, got {l!r}')
         re.compile(f[2].lstrip('!'))
         out.append(tuple(f))
     return out
@@ -157,7 +179,8 @@ def check_regress(cases, corpus: str, system, locate=None) -> list:
         if c != corpus: continue
         items = system(q)[:1]
         if locate is not None: items = [locate(it) for it in items]
-        top = item_label(dict(file=items[0].file, pages=items[0].pages, path=list(items[0].path)), corpus) if items else '(nothing)'
+        top = (item_label(dict(file=items[0].file, pages=items[0].pages, path=list(items[0].path)), corpus)
+               if items else '(nothing)')
         hit = re.search(pat.lstrip('!'), top) is not None
         out.append(dict(corpus=corpus, query=q, pattern=pat, top=top, holds=hit != pat.startswith('!')))
     return out
@@ -172,18 +195,23 @@ def bench(systems: dict, queries, reps: int = 3) -> dict:
             for n in order:
                 t = time.perf_counter(); systems[n](q); per[n][i].append((time.perf_counter() - t) * 1e3)
     meds = {n: [statistics.median(x) for x in v] for n, v in per.items()}
-    return {n: dict(reps=reps, queries=len(queries), median_ms=round(float(np.median(m)), 3), p90_ms=round(float(np.percentile(m, 90)), 3)) for n, m in meds.items()}
+    return {n: dict(reps=reps, queries=len(queries), median_ms=round(float(np.median(m)), 3),
+                    p90_ms=round(float(np.percentile(m, 90)), 3)) for n, m in meds.items()}
 
 # %% ../nbs/18_recall.ipynb #34748698
 def base_tree(ref: str, root=None) -> Path:
     "litebench at git `ref`, extracted once into a cache folder keyed by its commit."
     root = Path(root or project_root() or Path.cwd())
-    try: sha = subprocess.run(['git', 'rev-parse', '--verify', f'{ref}^{{commit}}'], cwd=root, capture_output=True, text=True, check=True).stdout.strip()
-    except subprocess.CalledProcessError: raise ValueError(f'--base {ref}: not a commit of the repository at {root}') from None
+    try:
+        sha = subprocess.run(['git', 'rev-parse', '--verify', f'{ref}^{{commit}}'], cwd=root, capture_output=True,
+                             text=True, check=True).stdout.strip()
+    except subprocess.CalledProcessError:
+        raise ValueError(f'--base {ref}: not a commit of the repository at {root}') from None
     cache = Path(os.environ.get('LITEBENCH_BASE_CACHE') or Path.home() / '.cache' / 'litebench' / 'base')
     dest = cache / sha
     if not (dest / 'settings.ini').exists():
-        tmp = Path(tempfile.mkdtemp(prefix=f'{sha[:12]}-', dir=cache if cache.mkdir(parents=True, exist_ok=True) is None else None))
+        tmp = Path(tempfile.mkdtemp(prefix=f'{sha[:12]}-',
+                                    dir=cache if cache.mkdir(parents=True, exist_ok=True) is None else None))
         arch = subprocess.run(['git', 'archive', '--format=tar', sha], cwd=root, capture_output=True, check=True).stdout
         subprocess.run(['tar', '-x', '-C', str(tmp)], input=arch, check=True)
         if not dest.exists(): tmp.replace(dest)
@@ -196,12 +224,16 @@ def run_base(ref: str, args: list) -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree), LITEBENCH_DATA=str(data_dir()))
     for k, v in (('LITEBENCH_MIRROR', mirror_dir()), ('LITEBENCH_CODE_MIRROR', code_mirror_dir())):
         if v: env[k] = str(Path(v).resolve())
-    p = subprocess.run([sys.executable, '-c', 'import sys; from litebench.cli import main; sys.exit(main(sys.argv[1:]))', 'recall', '--json', *args],
+    p = subprocess.run([sys.executable, '-c',
+                        'import sys; from litebench.cli import main; sys.exit(main(sys.argv[1:]))', 'recall',
+                        '--json', *args],
                        cwd=tree, env=env, capture_output=True, text=True)
     if 'unrecognized arguments: --code' in p.stderr or 'unrecognized arguments: --pdfs' in p.stderr:
-        raise ValueError(f'--base {ref}: litebench at that ref cannot read a corpus of your own (--code, --pdfs came later): choose a later ref, or --base-config')
+        raise ValueError(f'--base {ref}: litebench at that ref cannot read a corpus of your own (--code, '
+                         '--pdfs came later): choose a later ref, or --base-config')
     if p.returncode not in (0, 1) or not p.stdout.strip().startswith('{'):
-        raise ValueError(f'--base {ref}: the baseline run failed (exit {p.returncode}): {(p.stderr or p.stdout).strip().splitlines()[-1:] or "no output"}')
+        raise ValueError(f'--base {ref}: the baseline run failed (exit {p.returncode}): '
+                         f'{(p.stderr or p.stdout).strip().splitlines()[-1:] or "no output"}')
     return json.loads(p.stdout)
 
 # %% ../nbs/18_recall.ipynb #7d234d4a
@@ -211,14 +243,17 @@ def _pick(qs, corpora, types=None, limit: int | None = None) -> list:
     return [q for c in corpora for q in [q for q in qs if q.corpus == c][:limit]]
 
 def query_set(path=None, corpora=CORPORA, types=None, limit: int | None = None) -> list:
-    "The queries of `path` (default: the shipped `recall/queries.tsv`) for `corpora` and `types`, the first `limit` per corpus."
+    ("The queries of `path` (default: the shipped `recall/queries.tsv`) for `corpora` and `types`, "
+     "the first `limit` per corpus.")
     path = Path(path) if path else shipped('recall/queries.tsv')
     out = _pick(read_query_set(path), corpora, types, limit)
-    if not out: raise ValueError(f'{path}: no queries for corpus {", ".join(corpora)} and types {", ".join(types or ["all"])}')
+    if not out:
+        raise ValueError(f'{path}: no queries for corpus {", ".join(corpora)} and types {", ".join(types or ["all"])}')
     return out
 
 def _public(side: dict) -> dict:
-    return summarize_side(side) | dict(side=side.get('side', 'new'), run=side.get('run'), queries=[{k: v for k, v in p.items() if k != 'ms'} for p in side['queries']])
+    return summarize_side(side) | dict(side=side.get('side', 'new'), run=side.get('run'),
+                                       queries=[{k: v for k, v in p.items() if k != 'ms'} for p in side['queries']])
 
 def _regress_side(side: dict, cases, cfg: str) -> list:
     from litebench.systems import config_system
@@ -241,7 +276,8 @@ def corpus_queries(corpus: str,       # 'pdfs' or 'code'
     return qs
 
 def unknown_sources(queries, stack) -> list:
-    "The queries whose source names no node of the stack's corpus: its file, then a node whose path the source's heading matches."
+    ("The queries whose source names no node of the stack's corpus: its file, "
+     "then a node whose path the source's heading matches.")
     from litebench.core import norm_file
     from litebench.relevance import heading_matches
     from litebench.namequeries import source_gold
@@ -255,19 +291,26 @@ def unknown_sources(queries, stack) -> list:
 
 # %% ../nbs/18_recall.ipynb #a4564c8b
 def _corpora(corpus: str | None, own: dict) -> tuple:
-    "The corpora a run asks: `corpus` ('pdfs', 'code', 'all'), or with a corpus of your own and no `corpus`, those given."
+    ("The corpora a run asks: `corpus` ('pdfs', 'code', 'all'), "
+     "or with a corpus of your own and no `corpus`, those given.")
     if corpus in (None, 'all'): return tuple(c for c in CORPORA if c in own) if own and corpus is None else CORPORA
     if corpus not in CORPORA: raise ValueError(f'--corpus {corpus}: choose pdfs, code or all')
     return (corpus,)
 
 def _side_queries(c: str, stack, queries, types, limit, n: int, seed: int, sentences: int, own: dict) -> list:
-    "One corpus's queries: from the query set file, else derived from a corpus of your own, else the shipped set; each source checked against the corpus."
-    qs = query_set(queries, (c,), types, limit) if queries or c not in own else _pick(corpus_queries(c, stack, n, seed, sentences), (c,), types, limit)
-    if not qs: raise ValueError(f'{own[c]}: no queries could be derived for types {", ".join(types or ["all"])} (no named node, no sentence)')
+    ("One corpus's queries: from the query set file, else derived from a corpus of your own, else the shipped set; "
+     "each source checked against the corpus.")
+    qs = (query_set(queries, (c,), types, limit) if queries or c not in own
+          else _pick(corpus_queries(c, stack, n, seed, sentences), (c,), types, limit))
+    if not qs:
+        raise ValueError(f'{own[c]}: no queries could be derived for types {", ".join(types or ["all"])} '
+                         '(no named node, no sentence)')
     if bad := unknown_sources(qs, stack):
         where = own.get(c) or f'the pinned {c} corpus'
-        raise ValueError(f"{len(bad)} of {len(qs)} {c} queries name a source that is not in {where}; the first: " + '; '.join(f'{q.query!r} → {q.source}' for q in bad[:3])
-                         + ('. Leave out --queries to derive queries from this corpus, or point --code/--pdfs at the corpus they were written for' if queries else ''))
+        raise ValueError(f"{len(bad)} of {len(qs)} {c} queries name a source that is "
+                         f"not in {where}; the first: " + '; '.join(f'{q.query!r} → {q.source}' for q in bad[:3])
+                         + ('. Leave out --queries to derive queries from this corpus, '
+                            'or point --code/--pdfs at the corpus they were written for' if queries else ''))
     return qs
 
 def _cases(regress: bool, regress_file, own: dict) -> list:
@@ -276,65 +319,89 @@ def _cases(regress: bool, regress_file, own: dict) -> list:
     return read_regress(regress_file) if regress_file else [c for c in read_regress() if c[0] not in own]
 
 # %% ../nbs/18_recall.ipynb #d9bc55e9
-def recall(corpus: str | None = None, queries=None, types=None, cfg: str = DEFAULT_CONFIG, limit: int | None = None, k: int = 50,
+def recall(corpus: str | None = None, queries=None, types=None, cfg: str = DEFAULT_CONFIG,
+           limit: int | None = None, k: int = 50,
            encoder: str = 'lsa', base: str | None = None, base_config: str | None = None, bench_reps: int = 0,
-           regress: bool = True, fail_on_loss: bool = False, regress_file=None, progress: bool = False, out=None, executor=None,
-           code=None,            # your own code corpus: a wheel, an sdist or a folder of Python (default: the pinned wheels)
+           regress: bool = True, fail_on_loss: bool = False, regress_file=None, progress: bool = False,
+           out=None, executor=None,
+           code=None,  # your own code corpus: a wheel, an sdist or a folder of Python (default: the pinned wheels)
            pdfs=None,            # your own folder of PDFs (default: the pinned PDFs)
-           n: int = 350, seed: int = 0, sentences: int = 150   # how queries are derived from your own corpus (`corpus_queries`)
+           n: int = 350, seed: int = 0, sentences: int = 150   # deriving queries of your own corpus (`corpus_queries`)
           ) -> tuple:
-    "Run the harness (run folders in `out`, a temporary folder when None); (report dict, exit code): 1 when `fail_on_loss` and a source or a regress case was lost."
+    ("Run the harness (run folders in `out`, a temporary folder when None); (report dict, exit code): "
+     "1 when `fail_on_loss` and a source or a regress case was lost.")
     own = {c: str(Path(s).resolve()) for c, s in (('code', code), ('pdfs', pdfs)) if s}
     corpora = _corpora(corpus, own)
-    if gone := [c for c in own if c not in corpora]: raise ValueError(f'--{gone[0]} given, but --corpus {corpus} leaves that corpus out')
+    if gone := [c for c in own if c not in corpora]:
+        raise ValueError(f'--{gone[0]} given, but --corpus {corpus} leaves that corpus out')
     cases = _cases(regress, regress_file, own)
-    if progress: print(f"recall: {', '.join(own.get(c) or f'the pinned {c} corpus' for c in corpora)}; configuration {cfg}"
-                       + (f', baseline {base or base_config}' if base or base_config else '') + (f', {len(cases)} regress cases' if regress else ''), file=sys.stderr)
-    rep = dict(corpus=list(corpora), config=cfg, base=base or base_config, queries=0, runs=[], diff=[], regress=[], bench={}, sources=own)
+    if progress:
+        print(f"recall: {', '.join(own.get(c) or f'the pinned {c} corpus' for c in corpora)}; configuration {cfg}"
+              + (f', baseline {base or base_config}' if base or base_config else '')
+              + (f', {len(cases)} regress cases' if regress else ''), file=sys.stderr)
+    rep = dict(corpus=list(corpora), config=cfg, base=base or base_config, queries=0, runs=[], diff=[], regress=[],
+               bench={}, sources=own)
     asked = []
     for c in corpora:
         stack = recall_stack(c, encoder, k, progress=progress, source=own.get(c))
-        qs = _side_queries(c, stack, queries, types, limit, n, seed, sentences, own); asked += qs; rep['queries'] += len(qs)
+        qs = _side_queries(c, stack, queries, types, limit, n, seed, sentences, own)
+        asked += qs
+        rep['queries'] += len(qs)
         if progress: print(f'recall: {c}: {len(qs)} queries', file=sys.stderr)
-        new = run_side(c, qs, cfg, encoder, k, stack=stack, out=out, progress=progress, executor=executor) | dict(side='new')
+        new = run_side(c, qs, cfg, encoder, k, stack=stack, out=out, progress=progress,
+                       executor=executor) | dict(side='new')
         rep['runs'].append(_public(new))
         if cases: rep['regress'] += [r | dict(side='new') for r in _regress_side(new, cases, cfg)]
         old = None
         if base_config:
-            old = run_side(c, qs, base_config, encoder, k, stack=stack, out=out, progress=progress, executor=executor) | dict(side='base')   # same tree, same index: only the configuration differs
+            # same tree, same index: only the configuration differs
+            old = run_side(c, qs, base_config, encoder, k, stack=stack, out=out, progress=progress,
+                           executor=executor) | dict(side='base')
             rep['runs'].append(_public(old))
             if cases: rep['regress'] += [r | dict(side='base') for r in _regress_side(old, cases, base_config)]
         if bench_reps:
             from litebench.systems import config_system
-            sides = {'new': config_system(stack, recall_config(cfg))} | ({'base': config_system(stack, recall_config(base_config))} if old else {})
+            sides = {'new': config_system(stack, recall_config(cfg))} | (
+                {'base': config_system(stack, recall_config(base_config))} if old else {})
             rep['bench'][c] = bench(sides, [q.query for q in qs], bench_reps)
         if old: rep['diff'].append(diff_sides(old, new))
     if base: _with_base(rep, base, asked, corpora, own, cfg, k, encoder, bench_reps, regress, regress_file)
     rep['losses'] = losses(rep)
     return rep, int(fail_on_loss and bool(rep['losses']))
 
-def _with_base(rep: dict, base: str, asked, corpora, own: dict, cfg: str, k: int, encoder: str, bench_reps: int, regress: bool, regress_file):
-    "Add litebench at git `base`, asked the same queries of the same corpora in its own process, to the report: its runs, the diffs, its regress cases and latency."
+def _with_base(rep: dict, base: str, asked, corpora, own: dict, cfg: str, k: int, encoder: str, bench_reps: int,
+               regress: bool, regress_file):
+    ("Add litebench at git `base`, asked the same queries of the same corpora in its own process, to the report: "
+     "its runs, the diffs, its regress cases and latency.")
     from litebench.namequeries import write_query_set
     tf = write_query_set(Path(tempfile.mkdtemp(prefix='recall-q-')) / 'queries.tsv', asked)
-    args = ['--corpus', corpora[0] if len(corpora) == 1 else 'all', '--queries', str(tf), '--config', cfg, '--k', str(k), '--encoder', encoder]
+    args = ['--corpus', corpora[0] if len(corpora) == 1 else 'all', '--queries', str(tf), '--config', cfg, '--k',
+            str(k), '--encoder', encoder]
     args += [a for c, s in own.items() for a in (f'--{c}', s)] + (['--bench', str(bench_reps)] if bench_reps else [])
-    args += (['--regress', str(Path(regress_file).resolve())] if regress and regress_file else []) + ([] if regress and (regress_file or not own) else ['--no-regress'])
+    args += (['--regress', str(Path(regress_file).resolve())] if regress and regress_file
+             else []) + ([] if regress and (regress_file or not own) else ['--no-regress'])
     got = run_base(base, args)
     for r in got['runs']:
-        h = r['headline']   # the tables again by this tree's definitions, from the baseline's per-query results, so both sides are counted alike
-        r = r | summarize_side(r | dict(index_s=h['index_s'], query_s=h['query_s'])) | dict(side='base', ref=base); rep['runs'].append(r)
+        # the tables again by this tree's definitions, from the baseline's per-query results: both sides counted alike
+        h = r['headline']
+        r = r | summarize_side(r | dict(index_s=h['index_s'], query_s=h['query_s'])) | dict(side='base', ref=base)
+        rep['runs'].append(r)
         new = next(x for x in rep['runs'] if x['side'] == 'new' and x['corpus'] == r['corpus'])
         rep['diff'].append(diff_sides(r, new))
     rep['regress'] += [r | dict(side='base') for r in got.get('regress', [])]
     for c, b in got.get('bench', {}).items(): rep['bench'].setdefault(c, {})['base'] = b.get('new')
 
 def losses(rep: dict) -> list:
-    "Every loss the gate counts: sources that lost #1 or the top 10, regress cases that held in the baseline and no longer do."
-    out = [f"lost #1: [{d['corpus']}] {c['query']} ({c['type']}) → {c['source']}; #1 now {c['took_first']}" for d in rep['diff'] for c in d['lost_first']]
-    out += [f"lost top 10: [{d['corpus']}] {c['query']} ({c['type']}) → {c['source']}; rank now {c['rank_new']}" for d in rep['diff'] for c in d['lost_top10']]
+    ("Every loss the gate counts: sources that lost #1 or the top 10, "
+     "regress cases that held in the baseline and no longer do.")
+    out = [f"lost #1: [{d['corpus']}] {c['query']} ({c['type']}) → {c['source']}; #1 now {c['took_first']}"
+           for d in rep['diff'] for c in d['lost_first']]
+    out += [f"lost top 10: [{d['corpus']}] {c['query']} ({c['type']}) → {c['source']}; rank now {c['rank_new']}"
+            for d in rep['diff'] for c in d['lost_top10']]
     held = {(r['corpus'], r['query'], r['pattern']) for r in rep['regress'] if r['side'] == 'base' and r['holds']}
-    out += [f"regress case lost: [{r['corpus']}] {r['query']} ~ {r['pattern']}; #1 now {r['top']}" for r in rep['regress'] if r['side'] == 'new' and not r['holds'] and (r['corpus'], r['query'], r['pattern']) in held]
+    out += [f"regress case lost: [{r['corpus']}] {r['query']} ~ {r['pattern']}; #1 now {r['top']}"
+            for r in rep['regress'] if r['side'] == 'new' and not r['holds']
+            and (r['corpus'], r['query'], r['pattern']) in held]
     return out
 
 # %% ../nbs/18_recall.ipynb #89ee3c59
@@ -348,34 +415,55 @@ HEAD = ['n', '#1', 'top 10', 'found']
 def _shown(c: dict) -> dict:
     "A counts dict as a report row: each measure as 'count (share [lo, hi])'."
     f = lambda m: f"{c[m]} ({c[m + '_share']:.3f} [{c[m + '_lo']:.3f}, {c[m + '_hi']:.3f}])" if c['n'] else '0'
-    return {k: v for k, v in c.items() if not k.startswith(('first', 'top10', 'found'))} | {'#1': f('first'), 'top 10': f('top10'), 'found': f('found')}
+    return {k: v for k, v in c.items() if not k.startswith(('first', 'top10', 'found'))} | {
+        '#1': f('first'), 'top 10': f('top10'), 'found': f('found')}
 
 def render(rep: dict, misses: bool = False) -> str:
     "The harness's report as markdown."
-    out = [f"# recall: {', '.join(rep['corpus'])}; configuration {rep['config']}" + (f"; baseline {rep['base']}" if rep['base'] else ''), '',
-           f"{rep['queries']} queries. A query's source is #1, in the top 10, or found at any depth of the results kept.", '', '## Headline', '',
-           _md([dict(corpus=r['corpus'], side=r['side'], config=r['config'], **_shown(r['headline'])) for r in rep['runs']]), '']
+    out = [f"# recall: {', '.join(rep['corpus'])}; configuration {rep['config']}" + (
+        f"; baseline {rep['base']}" if rep['base'] else ''), '',
+           f"{rep['queries']} queries. A query's source is #1, in the top 10, "
+           "or found at any depth of the results kept.", '', '## Headline', '',
+           _md([dict(corpus=r['corpus'], side=r['side'], config=r['config'], **_shown(r['headline']))
+                for r in rep['runs']]), '']
     for r in rep['runs']:
         if r.get('errors'):
             first = next((p['error'] for p in r.get('queries', []) if p.get('error')), '')
-            out += [f"**{r['errors']} queries of {r['corpus']} ({r['side']}) failed with an error and count as misses**; the first: {first}", '']
+            out += [f"**{r['errors']} queries of {r['corpus']} ({r['side']}) "
+                    f"failed with an error and count as misses**; the first: {first}", '']
     for r in rep['runs']:
-        out += [f"## Per type: {r['corpus']}, {r['side']} ({r['config']})", '', _md([_shown(x) for x in r['by_type']], ['type', *HEAD]), '',
-                f"## Per {'project' if r['corpus'] == 'code' else 'document'}: {r['corpus']}, {r['side']}", '', _md([_shown(x) for x in r['by_doc']], ['doc', *HEAD]), '']
+        out += [f"## Per type: {r['corpus']}, {r['side']} ({r['config']})", '',
+                _md([_shown(x) for x in r['by_type']], ['type', *HEAD]), '',
+                f"## Per {'project' if r['corpus'] == 'code' else 'document'}: {r['corpus']}, {r['side']}", '',
+                _md([_shown(x) for x in r['by_doc']], ['doc', *HEAD]), '']
     for d in rep['diff']:
-        out += [f"## Diff against the baseline: {d['corpus']}", '', f"{d['moved_up']} sources moved up, {d['moved_down']} down; {d['top10_changed']} queries' top 10 changed; "
-                f"{len(d['lost_first'])} lost #1, {len(d['lost_top10'])} lost the top 10.", '', '### Share at #1 per type, paired (base → new)', '', _md(d.get('by_type', [])), '']
-        if d['lost_first']: out += ['### Lost #1', '', _md(d['lost_first'], ['query', 'type', 'source', 'rank_base', 'rank_new', 'took_first']), '']
-        if d['lost_top10']: out += ['### Lost the top 10', '', _md(d['lost_top10'], ['query', 'type', 'source', 'rank_base', 'rank_new', 'took_first']), '']
+        out += [f"## Diff against the baseline: {d['corpus']}", '',
+                f"{d['moved_up']} sources moved up, {d['moved_down']} down; "
+                f"{d['top10_changed']} queries' top 10 changed; "
+                f"{len(d['lost_first'])} lost #1, {len(d['lost_top10'])} lost the top 10.", '',
+                '### Share at #1 per type, paired (base → new)', '', _md(d.get('by_type', [])), '']
+        if d['lost_first']:
+            out += ['### Lost #1', '', _md(d['lost_first'],
+                                           ['query', 'type', 'source', 'rank_base', 'rank_new', 'took_first']), '']
+        if d['lost_top10']:
+            out += ['### Lost the top 10', '', _md(d['lost_top10'],
+                                                   ['query', 'type', 'source', 'rank_base', 'rank_new',
+                                                    'took_first']), '']
     if rep['regress']:
-        new = [r for r in rep['regress'] if r['side'] == 'new']; base = {(r['corpus'], r['query'], r['pattern']): r for r in rep['regress'] if r['side'] == 'base'}
+        new = [r for r in rep['regress'] if r['side'] == 'new']
+        base = {(r['corpus'], r['query'], r['pattern']): r for r in rep['regress'] if r['side'] == 'base'}
         odd = [r | dict(base_top=base.get((r['corpus'], r['query'], r['pattern']), {}).get('top', '')) for r in new
                if not r['holds'] or base.get((r['corpus'], r['query'], r['pattern']), r)['top'] != r['top']]
-        out += ['## Regress cases', '', f"{sum(r['holds'] for r in new)} of {len(new)} hold #1.", '', _md(odd, ['corpus', 'query', 'pattern', 'top', 'holds', 'base_top']) if odd else 'Every case holds and none changed.', '']
-    if rep['bench']: out += ['## Latency (ms per query: median and p90 of per-query medians)', '', _md([dict(corpus=c, side=s, **v) for c, b in rep['bench'].items() for s, v in b.items() if v]), '']
+        out += ['## Regress cases', '', f"{sum(r['holds'] for r in new)} of {len(new)} hold #1.", '',
+                _md(odd, ['corpus', 'query', 'pattern', 'top', 'holds', 'base_top']) if odd
+                else 'Every case holds and none changed.', '']
+    if rep['bench']:
+        out += ['## Latency (ms per query: median and p90 of per-query medians)', '',
+                _md([dict(corpus=c, side=s, **v) for c, b in rep['bench'].items() for s, v in b.items() if v]), '']
     if misses:
         for r in rep['runs']:
             m = [p | dict(took_first=(p['top'] or ['(nothing)'])[0]) for p in r['queries'] if p['rank'] != 1]
-            out += [f"## Misses: {r['corpus']}, {r['side']} ({len(m)})", '', _md(m, ['query', 'type', 'source', 'rank', 'took_first']), '']
+            out += [f"## Misses: {r['corpus']}, {r['side']} ({len(m)})", '',
+                    _md(m, ['query', 'type', 'source', 'rank', 'took_first']), '']
     if rep.get('losses'): out += ['## Losses', ''] + [f'- {l}' for l in rep['losses']] + ['']
     return '\n'.join(out)

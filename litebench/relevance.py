@@ -31,7 +31,8 @@ def _run_matches(path: tuple, heading: tuple) -> bool:
 def heading_matches(path,     # a node's or item's heading path, top first
                     heading   # a gold heading: tuple of title starts, or one ' › '-separated string
                    ) -> bool:
-    "True when `heading` is a contiguous run of `path` whose elements start each title word for word; an empty heading matches all."
+    ("True when `heading` is a contiguous run of `path` whose elements start each title word for word; "
+     "an empty heading matches all.")
     if isinstance(heading, str): heading = tuple(h.strip() for h in heading.split('›'))
     return not heading or _run_matches(tuple(path), tuple(heading))
 
@@ -44,7 +45,8 @@ def satisfies_doc(item: Item,  # a returned item
 
 def _located(item: Item, gold: Gold) -> bool:
     if gold.pages is not None and (item.pages is None or not pages_overlap(item.pages, gold.pages)): return False
-    return not gold.heading or heading_matches(item.path, gold.heading) or any(heading_matches(p, gold.heading) for p in item.covers)
+    return not gold.heading or heading_matches(item.path, gold.heading) or any(
+        heading_matches(p, gold.heading) for p in item.covers)
 
 def blind(item: Item,  # a returned item
           gold: Gold   # a gold locator
@@ -53,13 +55,15 @@ def blind(item: Item,  # a returned item
     return bool(gold.text) and not item.text.strip()
 
 def _placed(item: Item, gold: Gold) -> bool:
-    "The locator rule without text: pages and heading; a gold that gives only its words places nothing, so nothing satisfies it so."
+    ("The locator rule without text: pages and heading; a gold that gives only its words places nothing, "
+     "so nothing satisfies it so.")
     return (gold.pages is not None or bool(gold.heading)) and _located(item, gold)
 
 def satisfies(item: Item,  # a returned item
               gold: Gold   # a gold locator
              ) -> bool:
-    "The locator rule: same file and the gold's text contained; or, without the gold's text or the item's, its pages overlapped and heading matched (own path or one it covers)."
+    ("The locator rule: same file and the gold's text contained; or, without the gold's text or the item's, "
+     "its pages overlapped and heading matched (own path or one it covers).")
     if not satisfies_doc(item, gold): return False
     if not gold.text: return _located(item, gold)
     return _placed(item, gold) if blind(item, gold) else contains(item.text, gold.text)
@@ -69,7 +73,8 @@ def unit_rank(items,       # the returned `Item`s, best first
               gold: Gold,  # the gold; its heading names the unit
               k: int = 10  # ranks considered, counted in distinct units
              ) -> int | None:
-    "1-based rank of the gold's unit among the distinct units the items land on, within the top `k` units; None if absent."
+    ("1-based rank of the gold's unit among the distinct units the items land on, "
+     "within the top `k` units; None if absent.")
     if not gold.heading: raise ValueError('unit_rank: the gold names no heading, so it has no unit')
     seen = []
     for it in items:
@@ -84,7 +89,8 @@ def unit_rank(items,       # the returned `Item`s, best first
 def judge(items,  # the returned `Item`s, best first
           golds   # the question's `Gold`s; ids are their indices
          ) -> tuple:
-    "Per rank, (frozenset of required gold ids the item satisfies, frozenset of required gold ids whose file it comes from)."
+    ("Per rank, (frozenset of required gold ids the item satisfies, "
+     "frozenset of required gold ids whose file it comes from).")
     golds = list(golds); req = [i for i, g in enumerate(golds) if g.required]
     texts = {i: norm_text(golds[i].text) for i in req if golds[i].text}
     if any(not t for t in texts.values()): raise ValueError('judge: a gold text is empty after normalisation')
@@ -93,12 +99,14 @@ def judge(items,  # the returned `Item`s, best first
         f, t = norm_file(it.file), None
         d = frozenset(i for i in req if f == norm_file(golds[i].file)); doc.append(d)
         if texts and d & texts.keys() and it.text.strip(): t = norm_text(it.text)
-        loc.append(frozenset(i for i in d if (_located(it, golds[i]) if i not in texts else texts[i] in t if t is not None else _placed(it, golds[i]))))
+        loc.append(frozenset(i for i in d if (_located(it, golds[i]) if i not in texts else texts[i] in t
+                                              if t is not None else _placed(it, golds[i]))))
     return loc, doc
 
 def textless(items,  # the returned `Item`s
              golds   # the question's `Gold`s
             ) -> int:
-    "How many of the items carry no text while a required gold quotes the answer's words (`blind` to it): judged by its pages and heading, or by nothing."
+    ("How many of the items carry no text while a required gold quotes the answer's words (`blind` to it): "
+     "judged by its pages and heading, or by nothing.")
     quoted = [g for g in golds if g.required and g.text]
     return sum(any(blind(it, g) for g in quoted) for it in items)

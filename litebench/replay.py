@@ -37,18 +37,22 @@ def read_jsonl(path,           # a JSONL file
         try: d = json.loads(l)
         except json.JSONDecodeError as e: raise ReplayError(f'{path}:{i}: not JSON ({e.msg})') from None
         if not isinstance(d, dict) or (bad := [f for f in fields if not isinstance(d.get(f), str)]):
-            raise ReplayError(f'{path}:{i}: needs string fields {", ".join(fields)}' + (f' (missing or not text: {", ".join(bad)})' if isinstance(d, dict) else ''))
+            raise ReplayError(f'{path}:{i}: needs string fields {", ".join(fields)}' + (
+                f' (missing or not text: {", ".join(bad)})' if isinstance(d, dict) else ''))
         out.append(d)
     return out
 
 def read_store(path  # a replay store: JSONL lines {"key", "model", "completion"}
               ) -> tuple:
-    "(model, {key: completion}) of a replay store; `ReplayError` for a malformed line, a second model or a key given two completions."
+    ("(model, {key: completion}) of a replay store; `ReplayError` for a malformed line, "
+     "a second model or a key given two completions.")
     model, table = None, {}
     for i, d in enumerate(read_jsonl(path, ('key', 'model', 'completion')), 1):
-        if model is not None and d['model'] != model: raise ReplayError(f"{path}: holds two models, {model!r} and {d['model']!r}; one store holds one model")
+        if model is not None and d['model'] != model:
+            raise ReplayError(f"{path}: holds two models, {model!r} and {d['model']!r}; one store holds one model")
         model = d['model']
-        if table.get(d['key'], d['completion']) != d['completion']: raise ReplayError(f"{path}: key {d['key'][:12]}… has two different completions")
+        if table.get(d['key'], d['completion']) != d['completion']:
+            raise ReplayError(f"{path}: key {d['key'][:12]}… has two different completions")
         table[d['key']] = d['completion']
     return model, table
 
@@ -66,13 +70,16 @@ def pending_path(store) -> Path:
     return Path(f'{store}.pending.jsonl')
 
 class Replay:
-    "One replay store: each call is answered by its exact prompt's completion; in record mode, a prompt without one is written to PATH.pending.jsonl and the call fails."
+    ("One replay store: each call is answered by its exact prompt's completion; in record mode, "
+     "a prompt without one is written to PATH.pending.jsonl and the call fails.")
     def __init__(self, path,               # the store (JSONL of {"key", "model", "completion"})
                  mode: str = 'replay'      # 'replay' or 'record'
                 ):
         if mode not in ('replay', 'record'): raise ReplayError(f'llm mode must be record or replay, got {mode!r}')
         self.path, self.mode, self.stats = Path(path), mode, Counter()
-        if mode == 'replay' and not self.path.is_file(): raise ReplayError(f'{self.path}: no such replay store; record its prompts first with --llm record:{self.path}')
+        if mode == 'replay' and not self.path.is_file():
+            raise ReplayError(f'{self.path}: no such replay store; '
+                              f'record its prompts first with --llm record:{self.path}')
         self.model, self.table = read_store(self.path) if self.path.is_file() else (None, {})
         self.digest = file_sha256(self.path) if self.path.is_file() else None
 
@@ -83,14 +90,16 @@ class Replay:
         self.stats['miss'] += 1
         if self.mode == 'record':
             self.stats['recorded'] += self._record(k, system, user, purpose)
-            raise ReplayMiss(f'{purpose} prompt {k[:12]}… recorded to {pending_path(self.path)}; write its completion into {self.path}, then replay')
+            raise ReplayMiss(f'{purpose} prompt {k[:12]}… recorded to {pending_path(self.path)}; '
+                             f'write its completion into {self.path}, then replay')
         raise ReplayMiss(f'{self.path}: no completion for the {purpose} prompt {k[:12]}…')
 
     def _record(self, k, system, user, purpose) -> bool:
         p = pending_path(self.path); p.parent.mkdir(parents=True, exist_ok=True)
         with _locked(p):
             if p.exists() and any(d['key'] == k for d in read_jsonl(p, ('key',))): return False
-            with open(p, 'a', encoding='utf-8') as f: f.write(json.dumps(dict(key=k, purpose=purpose, system=system, user=user), ensure_ascii=False) + '\n')
+            with open(p, 'a', encoding='utf-8') as f:
+                f.write(json.dumps(dict(key=k, purpose=purpose, system=system, user=user), ensure_ascii=False) + '\n')
         return True
 
     def describe(self) -> dict:
@@ -104,11 +113,13 @@ def fill(store,          # the replay store to append to
          complete,       # (system, user) → completion text
          model: str      # the model label of the completions (one per store)
         ) -> int:
-    "Complete each pending prompt of `store` with `complete`, appending to the store; how many were written (failed ones stay pending)."
+    ("Complete each pending prompt of `store` with `complete`, appending to the store; "
+     "how many were written (failed ones stay pending).")
     store, p = Path(store), pending_path(store)
     if not p.exists(): return 0
     have, table = read_store(store) if store.is_file() else (None, {})
-    if have is not None and have != model: raise ReplayError(f'{store}: holds model {have!r}; completions of {model!r} go in another store')
+    if have is not None and have != model:
+        raise ReplayError(f'{store}: holds model {have!r}; completions of {model!r} go in another store')
     with _locked(p):
         left, n = [], 0
         with open(store, 'a', encoding='utf-8') as f:
@@ -116,8 +127,11 @@ def fill(store,          # the replay store to append to
                 if d['key'] in table: continue
                 try: c = complete(d['system'], d['user'])
                 except Exception: left.append(d); continue
-                f.write(json.dumps(dict(key=d['key'], model=model, completion=c), ensure_ascii=False) + '\n'); table[d['key']] = c; n += 1
-        p.write_text(''.join(json.dumps(d, ensure_ascii=False) + '\n' for d in left), encoding='utf-8') if left else p.unlink()
+                f.write(json.dumps(dict(key=d['key'], model=model, completion=c), ensure_ascii=False) + '\n')
+                table[d['key']] = c
+                n += 1
+        p.write_text(''.join(json.dumps(d, ensure_ascii=False) + '\n' for d in left),
+                     encoding='utf-8') if left else p.unlink()
     return n
 
 # %% ../nbs/19_replay.ipynb #9e1a0019
@@ -126,5 +140,6 @@ def open_llm(spec: str | None  # 'record:PATH', 'replay:PATH', or None for no mo
     "The `Replay` of an `--llm` spec; None for None."
     if spec is None: return None
     mode, sep, path = str(spec).partition(':')
-    if not sep or mode not in ('record', 'replay') or not path: raise ReplayError(f'--llm {spec}: expected record:PATH or replay:PATH')
+    if not sep or mode not in ('record', 'replay') or not path:
+        raise ReplayError(f'--llm {spec}: expected record:PATH or replay:PATH')
     return Replay(Path(path).expanduser(), mode)

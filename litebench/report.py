@@ -20,7 +20,8 @@ __all__ = ['LEGEND', 'NO_TEXT', 'frame', 'cells', 'paired', 'families', 'latency
 # %% ../nbs/14_report.ipynb #7b0a0007
 def frame(rows) -> pd.DataFrame:
     "One line per row: its fields and its metrics; items left out."
-    return pd.DataFrame([{**{k: v for k, v in r.items() if k not in ('items', 'metrics')}, **r.get('metrics', {})} for r in rows])
+    return pd.DataFrame([{**{k: v for k, v in r.items() if k not in ('items', 'metrics')}, **r.get('metrics', {})}
+                         for r in rows])
 
 def _clean(df: pd.DataFrame) -> pd.DataFrame:
     "Rows without an error."
@@ -34,7 +35,8 @@ def _ok(df: pd.DataFrame) -> pd.DataFrame:
 # %% ../nbs/14_report.ipynb #7b0a0009
 @lru_cache(maxsize=8192)
 def _interval(values: bytes, n_boot: int, seed: int) -> tuple:
-    "`bootstrap_ci` of the float64 `values`, once per distinct values: a factorial's configurations that return the same lists score alike."
+    ("`bootstrap_ci` of the float64 `values`, once per distinct values: "
+     "a factorial's configurations that return the same lists score alike.")
     return bootstrap_ci(np.frombuffer(values), n_boot=n_boot, seed=seed)
 
 def _stat(v, n_boot, seed, min_n) -> dict:
@@ -62,12 +64,14 @@ def cells(df,                  # a run's rows as a `frame`
             for m, v in zip(ms, X[idx].T):
                 if len(v := v[~np.isnan(v)]): c[m] = _stat(v, n_boot, seed, min_n)
             if 'reachable' in view and (r := view['reachable'].iloc[idx]).notna().any(): c['ceiling'] = float(r.mean())
-            if 'textless' in view: c['no_text'] = int((view['textless'].iloc[idx].fillna(0) > 0).sum())   # questions it answered with no text against quoted gold
+            # questions it answered with no text against quoted gold
+            if 'textless' in view: c['no_text'] = int((view['textless'].iloc[idx].fillna(0) > 0).sum())
             out.append(c)
     return out
 
 def _groups(df: pd.DataFrame, cols: list) -> dict:
-    "{key: row positions} of `df` by `cols`, in order of first appearance, rows with a missing key left out: `groupby(cols, sort=False)`'s groups without a frame each."
+    ("{key: row positions} of `df` by `cols`, in order of first appearance, rows with a missing key left out: "
+     "`groupby(cols, sort=False)`'s groups without a frame each.")
     out = {}
     for i, key in enumerate(zip(*(df[c].tolist() for c in cols))):
         if not any(pd.isna(x) for x in key): out.setdefault(key, []).append(i)
@@ -86,9 +90,11 @@ def paired(a: pd.DataFrame,     # system a's rows
     a, b = a.set_index('qid'), b.set_index('qid')
     q = sorted(set(a.index) & set(b.index))
     if not q: return None
-    c = compare(a.loc[q, primary].to_numpy(float), b.loc[q, primary].to_numpy(float), min_n=min_n, seed=seed, n_boot=n_boot)
+    c = compare(a.loc[q, primary].to_numpy(float), b.loc[q, primary].to_numpy(float), min_n=min_n,
+                seed=seed, n_boot=n_boot)
     m = mcnemar(a.loc[q, binary].to_numpy(float), b.loc[q, binary].to_numpy(float))
-    return dict(n=c['n'], mean_a=c['mean_a'], mean_b=c['mean_b'], delta=c['delta'], lo=c['lo'], hi=c['hi'], verdict=c['verdict'], only_a=m['b'], only_b=m['c'], p=m['p'])
+    return dict(n=c['n'], mean_a=c['mean_a'], mean_b=c['mean_b'], delta=c['delta'], lo=c['lo'], hi=c['hi'],
+                verdict=c['verdict'], only_a=m['b'], only_b=m['c'], p=m['p'])
 
 @delegates(paired, but=['a', 'b', 'primary', 'binary'])
 def families(df,                    # a run's rows as a `frame`
@@ -100,7 +106,8 @@ def families(df,                    # a run's rows as a `frame`
              pool: bool = True,     # compare over all suites pooled
              **kwargs               # `paired`'s options: n_boot, seed, min_n
             ) -> list:  # one dict per comparison
-    "Every comparison of every family {name: [(a, b), …]}, per group (over all suites when `pool`), with Holm-adjusted p over each family."
+    ("Every comparison of every family {name: [(a, b), …]}, per group (over all suites when `pool`), "
+     "with Holm-adjusted p over each family.")
     ok, out = _ok(df), []
     views = [ok.assign(suite='all')] if pool and 'suite' in group else [ok]
     for fam, pairs in (fams or {}).items():
@@ -109,7 +116,8 @@ def families(df,                    # a run's rows as a `frame`
             per = {s: gg for s, gg in g.groupby(by)}
             for a, b in pairs:
                 if a in per and b in per and (d := paired(per[a], per[b], primary, binary, **kwargs)):
-                    got.append(dict(family=fam, **dict(zip(group, key if isinstance(key, tuple) else (key,))), a=a, b=b, **d))
+                    keys = key if isinstance(key, tuple) else (key,)
+                    got.append(dict(family=fam, **dict(zip(group, keys)), a=a, b=b, **d))
         for d, p in zip(got, holm([d['p'] for d in got]) if got else []): d['p_holm'] = p
         out += got
     return out
@@ -123,22 +131,28 @@ def latency(df,                 # a run's rows as a `frame`
     out = []
     for s, g in ok.groupby(by, sort=False):
         ms = g['ms'].to_numpy(float)[1:] if 'ms' in g else np.array([])
-        out.append(dict(system=s, warm=len(ms), **{f'p{p}': (float(np.percentile(ms, p)) if len(ms) else None) for p in (50, 95, 99)}))
+        out.append(dict(system=s, warm=len(ms),
+                        **{f'p{p}': (float(np.percentile(ms, p)) if len(ms) else None) for p in (50, 95, 99)}))
     return out
 
 def _confidences(g: pd.DataFrame) -> dict:
-    "Per confidence score a row can carry, its value per row (None where absent): the fused top score, and each leg's best raw score."
+    ("Per confidence score a row can carry, its value per row (None where absent): the fused top score, "
+     "and each leg's best raw score.")
     num = lambda x: None if x is None or (isinstance(x, float) and np.isnan(x)) else float(x)
     legs = g['top_legs'] if 'top_legs' in g else pd.Series([None] * len(g), index=g.index)
     leg = lambda k: [num(d.get(k)) if isinstance(d, dict) else None for d in legs]
-    return {'fused': [num(x) for x in g.get('top_score', pd.Series([None] * len(g)))]} | {s: leg(s) for s in SCORES if s != 'fused'}
+    return {'fused': [num(x) for x in g.get('top_score',
+                                            pd.Series([None] * len(g)))]} | {s: leg(s) for s in SCORES if s != 'fused'}
 
 def abstentions(df,                 # a run's rows as a `frame`
                 by: str = 'system', # the column naming a system
                 n_boot: int = 2000, # bootstrap resamples of the AUROC's interval
                 seed: int = 0       # their seed
                ) -> list:
-    "Per system with answerable and unanswerable questions, per confidence score it carries (fused top score, keyword bm25, vector cosine, names-lane score): AUROC with its interval, the best threshold (diagnostic), and the accuracy of its decisions as run (`never_abstain`, an empty result counting as an abstention) with its interval."
+    ("Per system with answerable and unanswerable questions, per confidence score it carries (fused top score, "
+     "keyword bm25, vector cosine, names-lane score): AUROC with its interval, the best threshold (diagnostic), "
+     "and the accuracy of its decisions as run (`never_abstain`, "
+     "an empty result counting as an abstention) with its interval.")
     ok = _clean(df)
     if 'answerable' not in ok or ok['answerable'].all() or not ok['answerable'].any(): return []
     out, done = [], {}
@@ -149,9 +163,11 @@ def abstentions(df,                 # a run's rows as a `frame`
             a, u = [x for x, y in zip(v, ans) if y], [x for x, y in zip(v, ans) if not y]
             if (key := repr((a, u))) not in done:                          # systems with the same scores: computed once
                 auc, lo, hi = auroc(a, u, n_boot=n_boot, seed=seed)
-                right = [float(x is not None) for x in a] + [float(x is None) for x in u]   # as run: an empty result is an abstention
+                # as run: an empty result is an abstention
+                right = [float(x is not None) for x in a] + [float(x is None) for x in u]
                 _, rlo, rhi = bootstrap_ci(right)
-                done[key] = dict(auroc=auc, auroc_lo=lo, auroc_hi=hi, **best_threshold(a, u), as_run_lo=rlo, as_run_hi=rhi)
+                done[key] = dict(auroc=auc, auroc_lo=lo, auroc_hi=hi, **best_threshold(a, u),
+                                 as_run_lo=rlo, as_run_hi=rhi)
             out.append(dict(system=s, score=name, **done[key]))
     return out
 
@@ -160,36 +176,44 @@ def shapleys(df,                 # a run's rows as a `frame`
              primary: str,       # the metric whose mean is the value
              by: str = 'system'  # the column naming a system
             ) -> dict | None:
-    "Shapley value of each factor for the value 'mean primary metric', when every subset of the factors ran; {system: factors} given."
+    ("Shapley value of each factor for the value 'mean primary metric', "
+     "when every subset of the factors ran; {system: factors} given.")
     names = sorted({f for fs in factors.values() for f in fs})
     means = _ok(df).groupby(by)[primary].mean().to_dict() if len(_ok(df)) else {}
     value = {frozenset(fs): means.get(s, 0.0) for s, fs in factors.items()}
     if len(value) < 2 ** len(names): return None
-    return dict(value_of_all=value[frozenset(names)], value_of_none=value.get(frozenset(), 0.0), shapley=shapley(names, value))
+    return dict(value_of_all=value[frozenset(names)], value_of_none=value.get(frozenset(), 0.0),
+                shapley=shapley(names, value))
 
 # %% ../nbs/14_report.ipynb #7b0a0041
 def breakdowns(df,                  # a run's rows as a `frame`
                primary: str,        # the metric summarised
                by: str = 'system',  # the column naming a system
                n_boot: int = 2000, seed: int = 0, min_n: int = 20) -> list:
-    "Per system × tier, and × strategy where questions name one, across suites: n and the primary metric's mean and interval."
+    ("Per system × tier, and × strategy where questions name one, across suites: "
+     "n and the primary metric's mean and interval.")
     out = []
     for col in ('tier', 'strategy'):
         if col not in df or not df[col].notna().any(): continue
-        for c in cells(df[df[col].notna()], by, (col,), metrics=[primary], pool=False, n_boot=n_boot, seed=seed, min_n=min_n):
-            out.append({by: c[by], 'by': col, 'value': c[col], 'n': c['n'], 'diagnostic': c['diagnostic'], primary: c.get(primary)})
+        for c in cells(df[df[col].notna()], by, (col,), metrics=[primary], pool=False, n_boot=n_boot,
+                       seed=seed, min_n=min_n):
+            out.append({by: c[by], 'by': col, 'value': c[col], 'n': c['n'], 'diagnostic': c['diagnostic'],
+                        primary: c.get(primary)})
     return out
 
 def hop_recall(rows,                # a run's rows (with their items)
                by: str = 'system',  # the field naming a system
                n_boot: int = 2000, seed: int = 0, min_n: int = 20) -> list:
-    "Per system and hop, over answerable questions whose gold names hops: the share whose source for that hop is among the items kept."
+    ("Per system and hop, over answerable questions whose gold names hops: "
+     "the share whose source for that hop is among the items kept.")
     hits = {}
     for r in rows:
         if r.get('error') or not r.get('answerable') or not r.get('hops'): continue
         got = {r['hops'][i] for it in r.get('items', []) for i in it.get('gold', [])}
-        for h in sorted({h for h in r['hops'] if h is not None}): hits.setdefault((r[by], h), []).append(float(h in got))
-    return [{by: s, 'hop': h, 'n': len(v), 'diagnostic': len(v) < min_n, 'recall10': _stat(np.array(v), n_boot, seed, min_n)} for (s, h), v in hits.items()]
+        for h in sorted({h for h in r['hops'] if h is not None}):
+            hits.setdefault((r[by], h), []).append(float(h in got))
+    return [{by: s, 'hop': h, 'n': len(v), 'diagnostic': len(v) < min_n,
+             'recall10': _stat(np.array(v), n_boot, seed, min_n)} for (s, h), v in hits.items()]
 
 # %% ../nbs/14_report.ipynb #7b0a0015
 def summarize(rows,                  # a run's rows
@@ -207,15 +231,19 @@ def summarize(rows,                  # a run's rows
              ) -> dict:
     "Every table of a run's report, from its rows."
     df, o = frame(rows), dict(n_boot=n_boot, seed=seed, min_n=min_n)
-    return dict(by=by, group=list(group), primary=primary, binary=binary, min_n=min_n, show=show or [('Results', [primary, binary, 'hit5', 'ndcg10', 'recall10'])],
+    return dict(by=by, group=list(group), primary=primary, binary=binary, min_n=min_n,
+                show=show or [('Results', [primary, binary, 'hit5', 'ndcg10', 'recall10'])],
                 rows=len(df), errors=int(df['error'].notna().sum()) if 'error' in df else 0,
-                cells=cells(df, by, group, pool=pool, **o), families=families(df, fams, by, group, primary, binary, pool=pool, **o),
-                latency=latency(df, by), abstention=abstentions(df, by, n_boot, seed), shapley=shapleys(df, factors, primary, by) if factors else None,
+                cells=cells(df, by, group, pool=pool, **o),
+                families=families(df, fams, by, group, primary, binary, pool=pool, **o),
+                latency=latency(df, by), abstention=abstentions(df, by, n_boot, seed),
+                shapley=shapleys(df, factors, primary, by) if factors else None,
                 breakdowns=breakdowns(df, primary, by, **o), hops=hop_recall(rows, by, **o))
 
 # %% ../nbs/14_report.ipynb #7b0a0017
 def summary_of(r: dict) -> dict | None:
-    "A read run's summary; for a run killed before writing one, the summary of its rows under the options it was started with."
+    ("A read run's summary; for a run killed before writing one, "
+     "the summary of its rows under the options it was started with.")
     if r['summary'] is not None or not r['rows']: return r['summary']
     return summarize(r['rows'], **r['run'].get('params', {}).get('summary', {}))
 
@@ -226,7 +254,8 @@ def _name(m: str) -> str: return f'{m} ({IR_MEASURES[m]})' if m in IR_MEASURES e
 def tables(run,                   # the run folder, or what `read_run` gave for it
            numeric: bool = False  # numbers (mean, lo, hi columns) instead of formatted text
           ) -> dict:
-    "The report's tables: one per shown metric set, then 'families' (paired comparisons), 'latency', 'abstention', 'by tier', 'by strategy', 'by hop'."
+    ("The report's tables: one per shown metric set, then 'families' (paired comparisons), 'latency', 'abstention', "
+     "'by tier', 'by strategy', 'by hop'.")
     s = summary_of(run if isinstance(run, dict) else read_run(run)) or {}
     keys = [s['by'], *s['group']]
     out = {}
@@ -235,7 +264,8 @@ def tables(run,                   # the run folder, or what `read_run` gave for 
         for c in s['cells']:
             r = {k: c[k] for k in keys} | {'n': c['n']}
             for m in ms:
-                if numeric and isinstance(c.get(m), dict): r |= {m: c[m]['mean'], f'{m}_lo': c[m]['lo'], f'{m}_hi': c[m]['hi']}
+                if numeric and isinstance(c.get(m), dict):
+                    r |= {m: c[m]['mean'], f'{m}_lo': c[m]['lo'], f'{m}_hi': c[m]['hi']}
                 elif not numeric: r[_name(m)] = _ci(c.get(m))
             if 'ceiling' in c: r['ceiling'] = round(c['ceiling'], 3)
             if 'no_text' in c: r['no text'] = c['no_text']
@@ -244,18 +274,23 @@ def tables(run,                   # the run folder, or what `read_run` gave for 
     P, B = s.get('primary'), s.get('binary')
     f = pd.DataFrame(s.get('families', []))
     if len(f) and not numeric:
-        f = pd.DataFrame({'family': f['family'], **{g: f[g] for g in s['group'] if g in f}, 'comparison': f['a'] + ' → ' + f['b'], 'n': f['n'],
+        f = pd.DataFrame({'family': f['family'], **{g: f[g] for g in s['group'] if g in f},
+                          'comparison': f['a'] + ' → ' + f['b'], 'n': f['n'],
                           f'{P} a': f['mean_a'].round(3), f'{P} b': f['mean_b'].round(3),
-                          f'Δ {P} [95% CI]': [f"{d:+.3f} [{l:+.3f}, {h:+.3f}]" for d, l, h in zip(f['delta'], f['lo'], f['hi'])],
-                          f'verdict (Δ {P})': f['verdict'], f'McNemar p ({B})': f['p'].map(lambda p: f'{p:.3g}'), f'Holm p ({B})': f['p_holm'].map(lambda p: f'{p:.3g}')})
+                          f'Δ {P} [95% CI]': [f"{d:+.3f} [{l:+.3f}, {h:+.3f}]"
+                                              for d, l, h in zip(f['delta'], f['lo'], f['hi'])],
+                          f'verdict (Δ {P})': f['verdict'], f'McNemar p ({B})': f['p'].map(lambda p: f'{p:.3g}'),
+                          f'Holm p ({B})': f['p_holm'].map(lambda p: f'{p:.3g}')})
     out['families'] = f
     out['latency'] = pd.DataFrame(s.get('latency', [])).round(3)
     out['abstention'] = pd.DataFrame(s.get('abstention', [])).round(3)
     P = s.get('primary')
     for col in ('tier', 'strategy'):
         rs = [x for x in s.get('breakdowns', []) if x['by'] == col]
-        out[f'by {col}'] = pd.DataFrame([{s['by']: x[s['by']], col: x['value'], 'n': x['n'], _name(P): _ci(x[P]), 'diagnostic': x['diagnostic']} for x in rs])
-    out['by hop'] = pd.DataFrame([{s['by']: x[s['by']], 'hop': x['hop'], 'n': x['n'], 'recall@10': _ci(x['recall10']), 'diagnostic': x['diagnostic']} for x in s.get('hops', [])])
+        out[f'by {col}'] = pd.DataFrame([{s['by']: x[s['by']], col: x['value'], 'n': x['n'], _name(P): _ci(x[P]),
+                                          'diagnostic': x['diagnostic']} for x in rs])
+    out['by hop'] = pd.DataFrame([{s['by']: x[s['by']], 'hop': x['hop'], 'n': x['n'], 'recall@10': _ci(x['recall10']),
+                                   'diagnostic': x['diagnostic']} for x in s.get('hops', [])])
     return out
 
 # %% ../nbs/14_report.ipynb #7b0a0018
@@ -267,28 +302,41 @@ def figure(run  # the run folder, or what `read_run` gave for it
     cs = [c for c in s['cells'] if isinstance(c.get(P), dict)]
     panels = list(dict.fromkeys(tuple(c[g] for g in s['group'] if g != 'suite') for c in cs))
     systems = list(dict.fromkeys(c[by] for c in cs)); suites = list(dict.fromkeys(c.get('suite', '') for c in cs))
-    fig, axes = plt.subplots(1, max(len(panels), 1), figsize=(max(5.5, 0.7 * len(systems) + 2.5) * max(len(panels), 1) ** 0.8, 3.8), sharey=True, squeeze=False)
+    fig, axes = plt.subplots(1, max(len(panels), 1),
+                             figsize=(max(5.5, 0.7 * len(systems) + 2.5) * max(len(panels), 1) ** 0.8, 3.8),
+                             sharey=True, squeeze=False)
     for ax, pk in zip(axes[0], panels):
         for j, su in enumerate(suites):
-            got = {c[by]: c for c in cs if c.get('suite', '') == su and tuple(c[g] for g in s['group'] if g != 'suite') == pk}
-            x = [i + (j - (len(suites) - 1) / 2) * 0.8 / max(len(suites), 1) for i, sy in enumerate(systems) if sy in got]
+            got = {c[by]: c for c in cs if c.get('suite', '') == su
+                   and tuple(c[g] for g in s['group'] if g != 'suite') == pk}
+            x = [i + (j - (len(suites) - 1) / 2) * 0.8 / max(len(suites), 1)
+                 for i, sy in enumerate(systems) if sy in got]
             m = [got[sy][P] for sy in systems if sy in got]
             n = max((got[sy]['n'] for sy in got), default=0)
-            ax.errorbar(x, [v['mean'] for v in m], yerr=[[v['mean'] - v['lo'] for v in m], [v['hi'] - v['mean'] for v in m]], fmt='o', capsize=3, label=f'{su} (n={n})')
+            ax.errorbar(x, [v['mean'] for v in m],
+                        yerr=[[v['mean'] - v['lo'] for v in m], [v['hi'] - v['mean'] for v in m]], fmt='o', capsize=3,
+                        label=f'{su} (n={n})')
         ax.set_xticks(range(len(systems)), systems, rotation=35, ha='right'); ax.grid(axis='y', alpha=.3)
         ax.set_title(', '.join(f'{g}: {v}' for g, v in zip([g for g in s['group'] if g != 'suite'], pk)) or P)
     axes[0][0].set_ylabel(f'{_name(P)}, 95% CI'); axes[0][0].legend(loc='best', fontsize=8); fig.tight_layout()
     return fig
 
 # %% ../nbs/14_report.ipynb #7b0a0019
-LEGEND = ('How to read this report: every number is a mean over the answerable questions of its cell, with its 95% bootstrap interval; n is the number of questions. '
-          'A cell or comparison with fewer than {min_n} questions is diagnostic. The ceiling is the share of questions whose answer text some text the system can return contains. '
-          'A comparison\'s verdict comes from the interval of its Δ ({primary}): ' + '; '.join(f'**{k}**: {v}' for k, v in VERDICTS.items()) +
-          '. Its p-value is McNemar\'s exact test on {binary}, a different metric, corrected by Holm over its family: read it as a second, family-wise opinion. '
-          'Abstention thresholds are fitted on the same questions they score (diagnostic); the never-abstain accuracy is the baseline to beat.')
+LEGEND = ('How to read this report: every number is a mean over the answerable questions of its cell, '
+          'with its 95% bootstrap interval; n is the number of questions. '
+          'A cell or comparison with fewer than {min_n} questions is diagnostic. '
+          'The ceiling is the share of questions whose answer text some text the system can return contains. '
+          'A comparison\'s verdict comes from the interval of its Δ ({primary}): ' + '; '.join(
+              f'**{k}**: {v}' for k, v in VERDICTS.items()) +
+          '. Its p-value is McNemar\'s exact test on {binary}, a different metric, corrected by Holm over its family: '
+          'read it as a second, family-wise opinion. '
+          'Abstention thresholds are fitted on the same questions they score (diagnostic); '
+          'the never-abstain accuracy is the baseline to beat.')
 
-NO_TEXT = ('**no text**: the questions of the cell whose gold quotes the answer\'s words and on which the system returned items carrying no text (a page, a docno): '
-           'containment cannot be checked on them, so they were judged by the gold\'s pages and heading, and could not be right where the gold gives only its words.')
+NO_TEXT = ('**no text**: the questions of the cell whose gold quotes the answer\'s words and on which the system '
+           'returned items carrying no text (a page, a docno): '
+           'containment cannot be checked on them, so they were judged by the gold\'s pages and heading, '
+           'and could not be right where the gold gives only its words.')
 
 # %% ../nbs/14_report.ipynb #7b0a0033
 def _md(df) -> str: return df.to_markdown(index=False) if len(df) else '(none)'
@@ -301,15 +349,23 @@ def _write(run: Path, lines) -> str:
 def header(r: dict,   # the run, as `read_run` returns it
            name: str  # the run's name
           ) -> list:
-    "The report's opening lines: what ran, its status (partial, killed, failed and why), git, encoder, questions, systems, test openings."
+    ("The report's opening lines: what ran, its status (partial, killed, failed and why), git, encoder, "
+     "questions, systems, test openings.")
     meta, p = r['run'], r['run'].get('params', {})
     line = (f"Status **{meta['status']}**{' (' + str(meta['error']) + ')' if meta.get('error') else ''}"
-            + (f"; **partial**: {len(r['rows'])} of {p.get('planned_rows', '?')} rows" if r['partial'] else '') + (f", {r['cut_rows']} half-written row left out" if r['cut_rows'] else '')
-            + f"; git {meta['git']['sha']} (dirty: {meta['git']['dirty']}); encoder `{p.get('encoder')}`; {p.get('questions')} questions (splits: {', '.join(p.get('splits', [])) or '?'}); systems: {', '.join(p.get('systems', []))}.")
+            + (f"; **partial**: {len(r['rows'])} of {p.get('planned_rows', '?')} rows" if r['partial']
+               else '') + (f", {r['cut_rows']} half-written row left out" if r['cut_rows'] else '')
+            + f"; git {meta['git']['sha']} (dirty: {meta['git']['dirty']}); encoder `{p.get('encoder')}`; "
+              f"{p.get('questions')} questions (splits: {', '.join(p.get('splits', [])) or '?'}); systems: "
+              f"{', '.join(p.get('systems', []))}.")
     out = [f"# {meta.get('kind', 'run')}: {name}", '', line, '']
     if ws := p.get('corpus_warnings'): out += [f"The corpus was read with {len(ws)} warning(s): " + '; '.join(ws), '']
-    if ws := p.get('system_warnings'): out += ['What the systems said about themselves: ' + '; '.join(f'{n}: {w}' for n, v in ws.items() for w in v), '']
-    if meta.get('test_openings') is not None: out += [f"This run opened the sealed test split; the ledger now counts {meta['test_openings']} opening(s) of this question set.", '']
+    if ws := p.get('system_warnings'):
+        out += ['What the systems said about themselves: ' + '; '.join(
+            f'{n}: {w}' for n, v in ws.items() for w in v), '']
+    if meta.get('test_openings') is not None:
+        out += [f"This run opened the sealed test split; the ledger now counts {meta['test_openings']} "
+                "opening(s) of this question set.", '']
     return out
 
 # %% ../nbs/14_report.ipynb #7b0a0034
@@ -318,7 +374,8 @@ def render(run) -> str:
     import matplotlib.pyplot as plt
     run = Path(run); r = read_run(run); head = header(r, run.name); s = summary_of(r)
     if s is None: return _write(run, head + ['No summary: the run ended before any row was written.'])
-    head += [LEGEND.format(min_n=s['min_n'], primary=_name(s['primary']), binary=_name(s['binary'])), '', f"{s['errors']} of {s['rows']} rows failed.", '']
+    head += [LEGEND.format(min_n=s['min_n'], primary=_name(s['primary']), binary=_name(s['binary'])), '',
+             f"{s['errors']} of {s['rows']} rows failed.", '']
     if any(c.get('no_text') for c in s['cells']): head += [NO_TEXT, '']
     tb = tables(r)
     for title, _ in s['show']: head += [f'## {title}', '', _md(tb[title]), '']
@@ -326,10 +383,15 @@ def render(run) -> str:
     if s.get('shapley'):
         sh = s['shapley']
         head += [f"## Shapley values of the factors (value: mean {s['primary']}; they sum to v(all) − v(none))", '',
-                 _md(pd.DataFrame([dict(factor=f, shapley=round(v, 4)) for f, v in sorted(sh['shapley'].items(), key=lambda t: -t[1])])), '',
+                 _md(pd.DataFrame([dict(factor=f, shapley=round(v, 4))
+                                   for f, v in sorted(sh['shapley'].items(), key=lambda t: -t[1])])), '',
                  f"v(all) = {sh['value_of_all']:.4f}, v(none) = {sh['value_of_none']:.4f}.", '']
-    if len(tb['abstention']): head += ['## Abstention (AUROC of each confidence score over answerable and unanswerable questions, with its interval; the threshold is diagnostic: fitted on these questions)', '', _md(tb['abstention']), '']
-    for t, what in (('by tier', 'the primary metric per tier, across suites'), ('by strategy', 'the primary metric per strategy the questions name'), ('by hop', 'recall@10 per hop of multihop gold')):
+    if len(tb['abstention']):
+        head += ['## Abstention (AUROC of each confidence score over answerable and unanswerable questions, with its '
+                 'interval; the threshold is diagnostic: fitted on these questions)', '', _md(tb['abstention']), '']
+    for t, what in (('by tier', 'the primary metric per tier, across suites'),
+                    ('by strategy', 'the primary metric per strategy the questions name'),
+                    ('by hop', 'recall@10 per hop of multihop gold')):
         if len(tb.get(t, [])): head += [f'## {t.capitalize()} ({what})', '', _md(tb[t]), '']
     head += ['## Latency (ms per call, warm)', '', _md(tb['latency']), '']
     if any(isinstance(c.get(s['primary']), dict) for c in s['cells']):
@@ -340,36 +402,50 @@ def render(run) -> str:
 # %% ../nbs/14_report.ipynb #7b0a0021
 def _top1(row) -> str:
     it = (row.get('items') or [None])[0]
-    return '(nothing)' if it is None else ' › '.join([it['file'], *it['path']]) + (f" p{it['pages'][0]}" if it.get('pages') else '')
+    return ('(nothing)' if it is None
+            else ' › '.join([it['file'], *it['path']]) + (f" p{it['pages'][0]}" if it.get('pages') else ''))
 
 def changes(rows_a,               # run a's rows
             rows_b,               # run b's rows
             by: str = 'system',   # the key naming a system
             metric: str = 'hit1'  # the binary metric compared
            ) -> pd.DataFrame:
-    "Per shared system and question: those whose `metric` went from 1 to 0 (lost) or 0 to 1 (gained), with each side's rank-1 item."
-    A = {(r[by], r['qid']): r for r in rows_a if 'metrics' in r}; B = {(r[by], r['qid']): r for r in rows_b if 'metrics' in r}
+    ("Per shared system and question: those whose `metric` went from 1 to 0 (lost) or 0 to 1 (gained), "
+     "with each side's rank-1 item.")
+    A = {(r[by], r['qid']): r for r in rows_a if 'metrics' in r}
+    B = {(r[by], r['qid']): r for r in rows_b if 'metrics' in r}
     out = []
     for key in sorted(set(A) & set(B)):
         a, b = A[key][ 'metrics'][metric], B[key]['metrics'][metric]
-        if a != b: out.append(dict(system=key[0], qid=key[1], change='lost' if a > b else 'gained', question=A[key].get('question', ''), a_top=_top1(A[key]), b_top=_top1(B[key])))
+        if a != b:
+            out.append(dict(system=key[0], qid=key[1], change='lost' if a > b else 'gained',
+                            question=A[key].get('question', ''), a_top=_top1(A[key]), b_top=_top1(B[key])))
     return pd.DataFrame(out, columns=['system', 'qid', 'change', 'question', 'a_top', 'b_top'])
 
 def compare_runs(run_a,                       # run a's folder (the baseline)
                  run_b,                       # run b's folder, compared with a
                  allow_partial: bool = False  # compare runs that did not finish
                 ) -> str:
-    "Markdown: the paired Δ per shared system (b − a), then every question that lost or gained its first hit, with what took rank 1."
+    ("Markdown: the paired Δ per shared system (b − a), "
+     "then every question that lost or gained its first hit, with what took rank 1.")
     ra, rb = read_run(run_a), read_run(run_b)
     for name, r in ((run_a, ra), (run_b, rb)):
-        if r['partial'] and not allow_partial: raise ValueError(f"{name}: the run is {r['run']['status']} with {len(r['rows'])} of {r['run']['params'].get('planned_rows', '?')} rows; pass --allow-partial to compare it anyway")
+        if r['partial'] and not allow_partial:
+            raise ValueError(f"{name}: the run is {r['run']['status']} with {len(r['rows'])} of "
+                             f"{r['run']['params'].get('planned_rows', '?')} rows; "
+                             "pass --allow-partial to compare it anyway")
     s = summary_of(ra) or summary_of(rb); by, P, B = s['by'], s['primary'], s['binary']
     A, Bf = _ok(frame(ra['rows'])), _ok(frame(rb['rows']))
-    pairs = [dict(system=x, **d) for x in sorted(set(A[by]) & set(Bf[by])) if (d := paired(A[A[by] == x], Bf[Bf[by] == x], P, B))]
+    pairs = [dict(system=x, **d) for x in sorted(set(A[by]) & set(Bf[by]))
+             if (d := paired(A[A[by] == x], Bf[Bf[by] == x], P, B))]
     if not pairs: raise ValueError(f'{run_a} and {run_b} share no system on the same questions: nothing to pair')
-    t = pd.DataFrame([{'system': d['system'], 'n': d['n'], f'{P} a': round(d['mean_a'], 3), f'{P} b': round(d['mean_b'], 3),
-                       f'Δ {P} [95% CI]': f"{d['delta']:+.3f} [{d['lo']:+.3f}, {d['hi']:+.3f}]", 'verdict': d['verdict'], f'McNemar p ({B})': f"{d['p']:.3g}"} for d in pairs])
+    t = pd.DataFrame([{'system': d['system'], 'n': d['n'], f'{P} a': round(d['mean_a'], 3),
+                       f'{P} b': round(d['mean_b'], 3),
+                       f'Δ {P} [95% CI]': f"{d['delta']:+.3f} [{d['lo']:+.3f}, {d['hi']:+.3f}]",
+                       'verdict': d['verdict'], f'McNemar p ({B})': f"{d['p']:.3g}"} for d in pairs])
     ch = changes(ra['rows'], rb['rows'], by, B)
     label = lambda n, r: f"{Path(n).name}" + (f" (partial: {r['run']['status']})" if r['partial'] else '')
-    return '\n'.join([f'# compare: {label(run_a, ra)} → {label(run_b, rb)}', '', f'Paired on shared questions; Δ = b − a.', '', t.to_markdown(index=False), '',
-                      f"## Questions whose {B} changed: {int((ch['change'] == 'lost').sum())} lost, {int((ch['change'] == 'gained').sum())} gained", '', _md(ch), ''])
+    return '\n'.join([f'# compare: {label(run_a, ra)} → {label(run_b, rb)}', '',
+                      f'Paired on shared questions; Δ = b − a.', '', t.to_markdown(index=False), '',
+                      f"## Questions whose {B} changed: {int((ch['change'] == 'lost').sum())} lost, "
+                      f"{int((ch['change'] == 'gained').sum())} gained", '', _md(ch), ''])

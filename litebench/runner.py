@@ -21,7 +21,7 @@ __all__ = ['DEFAULTS', 'SHARED', 'Settings', 'item_row', 'snippet', 'judged', 'r
 class Settings(NamedTuple):
     "The defaults that change results, in one place: every preset, notebook and command reads them from here."
     encoder: str = 'lsa'    # the shared encoder (lsa needs no extra; minilm is the real model)
-    kw: str = 'any'         # keyword mode of the keyword leg: 'any' term or 'all' terms (the one name for it, everywhere)
+    kw: str = 'any'  # keyword mode of the keyword leg: 'any' term or 'all' terms (the one name for it, everywhere)
     k: int = 10             # results judged per question
     depth: int = 50         # candidates each leg contributes
     seed: int = 0           # every sampling and bootstrap
@@ -42,7 +42,8 @@ def item_row(it: Item,   # the returned `Item`
     "What a row keeps of one returned item."
     parts = lambda: (text_hash(it.text), snippet(it.text))
     h, s = parts() if memo is None else memo.once(('text', it.text), parts)
-    return dict(rank=rank, file=it.file, pages=list(it.pages) if it.pages else None, path=list(it.path), units=[list(u) for u in it.units],
+    return dict(rank=rank, file=it.file, pages=list(it.pages) if it.pages else None, path=list(it.path),
+                units=[list(u) for u in it.units],
                 score=it.score, legs=it.legs, hash=h, snippet=s, gold=sorted(gold), doc=sorted(doc))
 
 def snippet(text: str,  # the item's text
@@ -55,23 +56,30 @@ def snippet(text: str,  # the item's text
 def judged(q: Question,  # the `Question`
            items,        # the `Item`s returned, at most k
            k: int = 10,  # items judged
-           locate=None,  # fills in where each item lies in the corpus, from its place and text (never its score or legs); None: items as returned
+           locate=None,  # fills in where each item lies from its place and text (not score, legs); None: as returned
            memo=None     # a `systems.Memo`: each item located and each text hashed once per run; None: each time
           ) -> tuple:
-    "(the items located, what a row keeps of them: item rows, top score, each leg's best raw score, and for an answerable question its metrics)."
+    ("(the items located, what a row keeps of them: item rows, top score, each leg's best raw score, "
+     "and for an answerable question its metrics).")
     memo = memo or Memo()
-    if locate is not None: items = [memo.once(('located', locate, it._replace(score=0.0, legs=None)), lambda: locate(it))._replace(score=it.score, legs=it.legs) for it in items]
+    if locate is not None:
+        items = [memo.once(('located', locate, it._replace(score=0.0, legs=None)),
+                           lambda: locate(it))._replace(score=it.score, legs=it.legs) for it in items]
     loc, doc = judge(items, q.gold)
-    out = dict(items=[item_row(it, i, g, d, memo) for i, (it, g, d) in enumerate(zip(items, loc, doc), 1)], top_score=items[0].score if items else None,
-               top_legs={s: c for s in SCORES if s != 'fused' and (c := confidence(items, s)) is not None})   # each leg's best raw score among the items
+    # each leg's best raw score among the items
+    out = dict(items=[item_row(it, i, g, d, memo) for i, (it, g, d) in enumerate(zip(items, loc, doc), 1)],
+               top_score=items[0].score if items else None,
+               top_legs={s: c for s in SCORES if s != 'fused' and (c := confidence(items, s)) is not None})
     if q.answerable: out['metrics'] = question_metrics(items, q.gold, k, judged=(loc, doc))
     if n := textless(items, q.gold): out['textless'] = n   # items with no text against a gold that quotes its words
     return items, out
 
 def result_key(got) -> tuple | None:
-    "What identifies a system's result for judging: every field of every `Item`, each leg's value with its type; None for anything else, or a field that cannot be a key."
+    ("What identifies a system's result for judging: every field of every `Item`, each leg's value with its type; "
+     "None for anything else, or a field that cannot be a key.")
     if not isinstance(got, (list, tuple)) or not all(isinstance(it, Item) for it in got): return None
-    key = tuple(it[:5] + (None if not isinstance(it.legs, dict) else tuple((a, type(x), x) for a, x in it.legs.items()),) + it[6:] for it in got)
+    key = tuple(it[:5] + (None if not isinstance(it.legs, dict) else tuple((a, type(x), x) for a, x in it.legs.items()),
+                          ) + it[6:] for it in got)
     try: hash(key); return key
     except TypeError: return None
 
@@ -81,13 +89,15 @@ def ask(q: Question,  # the `Question`
         k: int = 10,  # items judged
         locate=None,  # fills in where each item lies in the corpus (e.g. `Locator.locate`); None: items as returned
         stage=None,   # a stage after retrieval: (question, items) → a dict kept as the row's `answer`; None: none
-        memo=None     # a `systems.Memo` shared by the asks of one question: a result list met before is judged once; None: a new one
+        memo=None  # a `systems.Memo` for one question's asks: a result list met before is judged once; None: a new one
        ) -> dict:
     "One question asked of one system: its row."
     memo = memo or Memo()
     row = dict(qid=q.id, system=name, **getattr(system, 'tags', {}), suite=q.suite, tier=q.tier, split=q.split,
-               answerable=q.answerable, author=(q.provenance or {}).get('author'), strategy=q.strategy, question=q.text[:300])
-    if any(g.hop is not None for g in q.gold): row['hops'] = [g.hop for g in q.gold]   # which hop each gold serves (multihop)
+               answerable=q.answerable, author=(q.provenance or {}).get('author'), strategy=q.strategy,
+               question=q.text[:300])
+    # which hop each gold serves (multihop)
+    if any(g.hop is not None for g in q.gold): row['hops'] = [g.hop for g in q.gold]
     try:
         got, row['ms'] = memo.timed(system, q.text)
         key = None if (r := memo.of(got, lambda: result_key(got))) is None else ('judged', q.id, q.gold, k, r)
@@ -101,20 +111,22 @@ def staged(stage,    # (question, items) → dict
            q,        # the `Question`
            items     # the items retrieved for it, located
           ) -> dict:
-    "The stage's record for one question; a stage that fails (a replay miss, a completion it cannot read) fails that row's answer, never the run."
+    ("The stage's record for one question; a stage that fails (a replay miss, a completion it cannot read) "
+     "fails that row's answer, never the run.")
     try: return dict(stage(q, items))
     except Exception as ex: return dict(error=f'{type(ex).__name__}: {ex}')
 
 # %% ../nbs/13_runner.ipynb #7a0a0013
 def sealed(questions,                  # the `Question`s of the run
            unseal_test: bool = False,  # allow test questions
-           folder=None                 # the question files' folder, whose recorded assignment is checked; None: not checked
+           folder=None  # the question files' folder, whose recorded assignment is checked; None: not checked
           ):
     "Refuse test questions unless unsealed, and split labels that disagree with the recorded assignment."
     from litebench.questions import SealError, check_assignment
     if folder is not None: check_assignment(questions, folder)
     if (n := sum(q.split == 'test' for q in questions)) and not unseal_test:
-        raise SealError(f'{n} of the {len(questions)} questions are in the sealed test split: pass unseal_test=True (--unseal-test) to open it on purpose; it is recorded in the ledger')
+        raise SealError(f'{n} of the {len(questions)} questions are in the sealed test split: '
+                        'pass unseal_test=True (--unseal-test) to open it on purpose; it is recorded in the ledger')
     return sum(q.split == 'test' for q in questions)
 
 # %% ../nbs/13_runner.ipynb #7a0a0016
@@ -131,8 +143,10 @@ def gold_errors(questions,  # the `Question`s
 
 def system_warnings(systems: dict  # {name: system}
                    ) -> dict:
-    "{name: lines} of what the systems say about themselves (a system's `warnings`, e.g. a TREC run's dropped repeats), for those that say something."
-    return {n: [str(w) for w in ws] for n, s in systems.items() if isinstance(ws := getattr(s, 'warnings', None), (list, tuple)) and ws}
+    ("{name: lines} of what the systems say about themselves (a system's `warnings`, e.g. "
+     "a TREC run's dropped repeats), for those that say something.")
+    return {n: [str(w) for w in ws] for n, s in systems.items()
+            if isinstance(ws := getattr(s, 'warnings', None), (list, tuple)) and ws}
 
 # %% ../nbs/13_runner.ipynb #7a0a0018
 class Terminated(BaseException):
@@ -141,7 +155,8 @@ class Terminated(BaseException):
 def _raise_term(signum, frame): raise Terminated(f'stopped by signal {signal.Signals(signum).name}')
 
 def _reach(questions, systems) -> dict:
-    "{(qid, system): whether some text the system can return holds the question's gold text}, for systems that list their texts."
+    ("{(qid, system): whether some text the system can return holds the question's gold text}, "
+     "for systems that list their texts.")
     from litebench.queries import reachable          # the one ceiling rule
     texts = sorted({g.text for q in questions for g in q.gold if g.text})
     out, seen = {}, {}
@@ -157,9 +172,11 @@ def _reach(questions, systems) -> dict:
 # %% ../nbs/13_runner.ipynb #7a0a0019
 def _failed_row(q, name, s, error: str) -> dict:
     "The row of a question that was not asked: `error` says why."
-    return dict(qid=q.id, system=name, **getattr(s, 'tags', {}), suite=q.suite, tier=q.tier, split=q.split, answerable=q.answerable, error=error)
+    return dict(qid=q.id, system=name, **getattr(s, 'tags', {}), suite=q.suite, tier=q.tier, split=q.split,
+                answerable=q.answerable, error=error)
 
-SHARED = ('items', 'top_legs', 'metrics')   # what `judged` keeps: one object for every row of the same result, written once (`Rows.add`)
+# what `judged` keeps: one object for every row of the same result, written once (`Rows.add`)
+SHARED = ('items', 'top_legs', 'metrics')
 
 def _loop(run, questions, systems, k, locate, prepare, reach, bad, progress, stage=None, memo=None) -> list:
     "Ask each question of each system, writing each row as it comes; the rows."
@@ -188,8 +205,8 @@ def run_questions(questions,                 # the `Question`s to ask
                   folder=None,               # the question files' folder, whose recorded split assignment is checked
                   summary: dict | None = None, # options of `report.summarize` (group, families, primary, …)
                   progress: bool = False,    # a progress bar over the questions
-                  stage=None,                # a stage after retrieval, (question, items) → the row's `answer` (see `ask`); None: none
-                  executor=None              # where the questions are asked: None asks them here, one by one; an executor (`executors.serial`, `executors.dask`) asks them in shards
+                  stage=None,  # after retrieval, (question, items) → the row's `answer` (see `ask`); None: none
+                  executor=None  # None: here, one by one; an executor (`executors.serial`, `executors.dask`): in shards
                  ):
     "Ask every question of every system; rows, summary and status in a new run folder, which is returned."
     from litebench import report, questions as Q
@@ -197,12 +214,16 @@ def run_questions(questions,                 # the `Question`s to ask
     if not systems: raise ValueError('no systems to ask')
     if len({q.id for q in questions}) != len(questions): raise ValueError('question ids must be unique within a run')
     n_test = sealed(questions, unseal_test, folder)
-    bad = gold_errors([q for q in questions if q.gold and q.source], stack.files) if stack is not None and stack.files else {}
+    bad = (gold_errors([q for q in questions if q.gold and q.source], stack.files) if stack is not None and stack.files
+           else {})
     said = system_warnings(systems)
     for n, ws in said.items(): print(*(f'warning: system {n!r}: {w}' for w in ws), sep='\n')
-    params = dict(params or {}, k=k, questions=len(questions), systems=list(systems), planned_rows=len(questions) * len(systems),
-                  questions_digest=text_hash(repr([(q.id, q.text, q.gold) for q in questions])), splits=sorted({str(q.split) for q in questions}),
-                  encoder=getattr(getattr(stack, 'encoder', None), 'fingerprint', None), corpus_warnings=list(getattr(stack, 'warnings', [])), summary=summary or {},
+    params = dict(params or {}, k=k, questions=len(questions), systems=list(systems),
+                  planned_rows=len(questions) * len(systems),
+                  questions_digest=text_hash(repr([(q.id, q.text, q.gold) for q in questions])),
+                  splits=sorted({str(q.split) for q in questions}),
+                  encoder=getattr(getattr(stack, 'encoder', None), 'fingerprint', None),
+                  corpus_warnings=list(getattr(stack, 'warnings', [])), summary=summary or {},
                   **({'system_warnings': said} if said else {}),
                   **({'executor': executor.describe()} if executor is not None else {}))
     run = new_run(name, params, root=out, files=getattr(stack, 'files', ()))
@@ -221,29 +242,39 @@ def _run(run, questions, systems, k, stack, bad, opts, progress, stage=None, exe
             if stack is not None: stack.prepare([q.text for q in questions if q.id not in bad])
             if executor is None:
                 memo = Memo()
-                with stack.remembering(memo) if hasattr(stack, 'remembering') else nullcontext():   # each distinct call made once per question
-                    rows = _loop(run, questions, systems, k, stack.locator.locate if stack is not None else None, stack.prepare if stack is not None else None,
+                # each distinct call made once per question
+                with stack.remembering(memo) if hasattr(stack, 'remembering') else nullcontext():
+                    rows = _loop(run, questions, systems, k, stack.locator.locate if stack is not None else None,
+                                 stack.prepare if stack is not None else None,
                                  _reach(questions, systems), bad, progress, stage, memo)
-            else: _sharded(run, questions, systems, k, stack, _reach(questions, systems), bad, progress, stage, executor); rows = read_run(run)['rows']
+            else:
+                _sharded(run, questions, systems, k, stack, _reach(questions, systems), bad, progress, stage, executor)
+                rows = read_run(run)['rows']
         except BaseException as ex:
             rows = read_run(run)['rows']
-            finish_run(run, report.summarize(rows, **opts) if rows else None, error=f'{type(ex).__name__}: {ex}', wall_s=time.perf_counter() - t0, **extra)
+            finish_run(run, report.summarize(rows, **opts) if rows else None, error=f'{type(ex).__name__}: {ex}',
+                       wall_s=time.perf_counter() - t0, **extra)
             raise
         finally:
             if main: signal.signal(signal.SIGTERM, old)
         for line in textless_said(rows): print(line)
         n_bad = sum('error' in r for r in rows)   # the rows as written
-        if stage is not None: extra['answer_errors'] = sum('error' in (r.get('answer') or {}) for r in rows)   # rows whose answer failed; their retrieval stands
-        finish_run(run, report.summarize(rows, **opts), error=f'{n_bad} of {len(rows)} rows failed' if n_bad else None, wall_s=time.perf_counter() - t0,
+        # rows whose answer failed; their retrieval stands
+        if stage is not None: extra['answer_errors'] = sum('error' in (r.get('answer') or {}) for r in rows)
+        finish_run(run, report.summarize(rows, **opts), error=f'{n_bad} of {len(rows)} rows failed' if n_bad else None,
+                   wall_s=time.perf_counter() - t0,
                    cache=getattr(getattr(stack, 'encoder', None), 'stats', None), **extra)
 
 def textless_said(rows) -> list:
-    "One warning line per system whose items carried no text on answerable questions whose gold quotes its words (rows' `textless`)."
+    ("One warning line per system whose items carried no text on answerable questions whose gold quotes its "
+     "words (rows' `textless`).")
     got = {}
     for r in rows:
         if r.get('textless') and 'metrics' in r: got.setdefault(r['system'], []).append(r['qid'])
-    return [f"warning: system {s!r}: its items carry no text on {len(v)} question(s) whose gold quotes the answer's words (e.g. {v[0]}): "
-            "judged by the gold's pages and heading instead, and never right where the gold gives only words (report column 'no text')" for s, v in got.items()]
+    return [f"warning: system {s!r}: its items carry no text on {len(v)} question(s) "
+            f"whose gold quotes the answer's words (e.g. {v[0]}): "
+            "judged by the gold's pages and heading instead, "
+            "and never right where the gold gives only words (report column 'no text')" for s, v in got.items()]
 
 # %% ../nbs/13_runner.ipynb #7a0b0002
 def ask_shard(shared: tuple,  # (systems, stack, stage, k), as the executor delivers them
@@ -256,7 +287,8 @@ def ask_shard(shared: tuple,  # (systems, stack, stage, k), as the executor deli
     return [ask(q, name, systems[name], k, locate, stage) for q in qs]
 
 def _chunk_rows(qs, systems, bad, reach, done) -> list:
-    "The rows of one run of questions in serial order, from each system's shard result (a list of rows, or the exception that failed it)."
+    ("The rows of one run of questions in serial order, from each system's shard result (a list of rows, "
+     "or the exception that failed it).")
     out, got = [], {n: iter(r) if isinstance(r, list) else r for n, r in done.items()}
     for q in qs:
         for name, s in systems.items():
@@ -284,7 +316,10 @@ def _sharded(run, questions, systems, k, stack, reach, bad, progress, stage, exe
             done[i] = res; seen += 1
             if bar is not None: bar.update()
             while nxt < len(chunks) and all(nxt * len(names) + j in done for j in range(len(names))):
-                for row in _chunk_rows(chunks[nxt], systems, bad, reach, {n: done.pop(nxt * len(names) + j) for j, n in enumerate(names)}): rows.add(row)
+                for row in _chunk_rows(chunks[nxt], systems, bad, reach,
+                                       {n: done.pop(nxt * len(names) + j) for j, n in enumerate(names)}):
+                    rows.add(row)
                 nxt += 1
     if bar is not None: bar.close()
-    if nxt < len(chunks): raise RuntimeError(f'the executor {executor.describe()} returned {seen} of the {len(shards)} shards')
+    if nxt < len(chunks):
+        raise RuntimeError(f'the executor {executor.describe()} returned {seen} of the {len(shards)} shards')

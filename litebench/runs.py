@@ -46,27 +46,31 @@ def new_run(kind: str,     # the run's kind, in its folder name
         try: d.mkdir(); break
         except FileExistsError: continue
     else: raise FileExistsError(f'{root}: could not make a fresh run folder')
-    _dump(d / 'run.json', dict(kind=kind, status='running', started=datetime.now(timezone.utc).isoformat(), git=git_state(),
-                                corpus=corpus_state(files), params=params, config_digest=text_hash(json.dumps(params, sort_keys=True, default=str))))
+    _dump(d / 'run.json', dict(kind=kind, status='running', started=datetime.now(timezone.utc).isoformat(),
+                               git=git_state(),
+                                corpus=corpus_state(files), params=params,
+                               config_digest=text_hash(json.dumps(params, sort_keys=True, default=str))))
     return d
 
 # %% ../nbs/10a_runs.ipynb #5a7e0011
 _dumps = json.JSONEncoder(sort_keys=True).encode   # what `json.dumps(x, sort_keys=True)` writes
 
 class Rows:
-    "Appends rows to a run's `per_query.jsonl`, one JSON line each (`json.dumps(row, sort_keys=True)`), flushed as written."
+    ("Appends rows to a run's `per_query.jsonl`, one JSON line each (`json.dumps(row, "
+     "sort_keys=True)`), flushed as written.")
     def __init__(self, run: Path,     # the run folder
                  keep: int = 1024     # shared values whose text is remembered, the most recent
                 ): self.f, self.keep, self.seen = open(Path(run) / 'per_query.jsonl', 'a', encoding='utf-8'), keep, {}
     def add(self, row: dict,          # the row
-            shared=()                 # fields whose list or dict, when it is the very object of an earlier row, is written as it was then
+            shared=()  # fields whose list or dict, when the very object of an earlier row, is written as it was then
            ): self.f.write(self.line(row, shared) + '\n'); self.f.flush()
     def close(self): self.f.close()
     def __enter__(self): return self
     def __exit__(self, *a): self.close()
 
     def line(self, row: dict, shared=()) -> str:
-        "`json.dumps(row, sort_keys=True)`, the `shared` fields' lists and dicts encoded once per object (the runner shares one judged result between the systems that returned it)."
+        ("`json.dumps(row, sort_keys=True)`, the `shared` fields' lists and dicts encoded once per object (the runner "
+         "shares one judged result between the systems that returned it).")
         if not shared or not all(isinstance(k, str) for k in row): return _dumps(row)
         parts, rest = [], {}
         for k in sorted(row):
@@ -77,7 +81,8 @@ class Rows:
         return '{' + ', '.join(parts) + '}'
 
     def text(self, v) -> str:
-        "The JSON of `v`, encoded the first time this very object is met (it is held meanwhile, so its id is not reused)."
+        ("The JSON of `v`, encoded the first time this very object is met (it is held meanwhile, "
+         "so its id is not reused).")
         if (got := self.seen.get(id(v))) is not None: return got[1]
         got = self.seen[id(v)] = (v, _dumps(v))
         if len(self.seen) > self.keep: del self.seen[next(iter(self.seen))]
@@ -90,7 +95,8 @@ def finish_run(run: Path,                    # the run folder
               ):
     "Record the summary (if any) and the run's final status: done, or failed with the reason."
     run = Path(run); meta = json.loads((run / 'run.json').read_text())
-    meta.update(extra, status='failed' if error else 'done', error=error, finished=datetime.now(timezone.utc).isoformat())
+    meta.update(extra, status='failed' if error else 'done', error=error,
+                finished=datetime.now(timezone.utc).isoformat())
     if summary is not None: _dump(run / 'summary.json', summary)
     _dump(run / 'run.json', meta)
 
@@ -133,7 +139,8 @@ def read_run(run) -> dict:
     s = run / 'summary.json'
     plan = meta.get('params', {}).get('planned_rows')
     partial = meta.get('status') != 'done' or (plan is not None and len(rows) < plan)
-    return dict(run=meta, rows=rows, summary=json.loads(s.read_text()) if s.exists() else None, partial=partial, cut_rows=cut)
+    return dict(run=meta, rows=rows, summary=json.loads(s.read_text()) if s.exists() else None,
+                partial=partial, cut_rows=cut)
 
 # %% ../nbs/10a_runs.ipynb #5a7e0006
 def _tup(v): return tuple(v) if isinstance(v, list) else v
@@ -143,7 +150,8 @@ def write_questions(run,       # the run folder
                    ) -> Path:
     "Write the run's questions, gold included, to `questions.jsonl`."
     p = Path(run) / 'questions.jsonl'
-    p.write_text(''.join(json.dumps(q._asdict() | {'gold': [g._asdict() for g in q.gold]}, ensure_ascii=False, default=str) + '\n' for q in questions), encoding='utf-8')
+    p.write_text(''.join(json.dumps(q._asdict() | {'gold': [g._asdict() for g in q.gold]}, ensure_ascii=False,
+                                    default=str) + '\n' for q in questions), encoding='utf-8')
     return p
 
 def read_questions(run) -> list:
@@ -153,5 +161,6 @@ def read_questions(run) -> list:
     out = []
     for l in p.read_text(encoding='utf-8').splitlines():
         d = json.loads(l)
-        out.append(Question(**{**d, 'gold': tuple(Gold(**{k: _tup(v) for k, v in g.items()}) for g in d['gold']), 'nuggets': tuple(d['nuggets'])}))
+        out.append(Question(**{**d, 'gold': tuple(Gold(**{k: _tup(v) for k, v in g.items()}) for g in d['gold']),
+                               'nuggets': tuple(d['nuggets'])}))
     return out

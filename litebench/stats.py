@@ -49,12 +49,15 @@ def _percentile(x: np.ndarray, n_boot: int, alpha: float, seed: int) -> tuple:
 def _check_bounds(x: np.ndarray, bounds, name: str='x'):
     "Raise unless `bounds` is a finite range (lo < hi) that holds every value of `x`."
     lo, hi = bounds
-    if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi): raise ValueError(f'bounds must be finite with lo < hi, got {bounds}')
+    if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
+        raise ValueError(f'bounds must be finite with lo < hi, got {bounds}')
     if x.min() < lo or x.max() > hi:
-        raise ValueError(f"{name} has values outside bounds {tuple(bounds)}: pass the values' range as bounds, or method='percentile'")
+        raise ValueError(f"{name} has values outside bounds {tuple(bounds)}: "
+                         "pass the values' range as bounds, or method='percentile'")
 
 def _adjusted(x: np.ndarray, alpha: float, lo: float, hi: float) -> tuple:
-    "Wald interval of the mean of `x` with one pseudo-value added at each end of its range [`lo`, `hi`], clipped to the range."
+    ("Wald interval of the mean of `x` with one pseudo-value added at each end of its range [`lo`, "
+     "`hi`], clipped to the range.")
     from scipy.special import ndtri   # here, not at the top: `import litebench.stats` stays numpy alone
     N = len(x) + 2
     m = (x.sum() + lo + hi) / N
@@ -182,6 +185,7 @@ def shapley(factors,  # the factors (hashable names)
     v, n, out = _value_fn(value), len(fs), {}
     for f in fs:
         rest = [g for g in fs if g != f]
-        out[f] = sum(math.factorial(r) * math.factorial(n - r - 1) / math.factorial(n) * (v(frozenset(s) | {f}) - v(frozenset(s)))
+        out[f] = sum(math.factorial(r) * math.factorial(n - r - 1) / math.factorial(n) * (
+            v(frozenset(s) | {f}) - v(frozenset(s)))
                      for r in range(n) for s in combinations(rest, r))
     return out

@@ -21,7 +21,9 @@ __all__ = ['DOC_SYSTEMS', 'as_item', 'as_items', 'load_callable', 'parse_system'
 def _pages(p, where: str):
     if p is None: return None
     if isinstance(p, int) and not isinstance(p, bool): return (p, p)
-    if isinstance(p, (list, tuple)) and len(p) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in p) and 1 <= p[0] <= p[1]: return tuple(p)
+    if isinstance(p, (list, tuple)) and len(p) == 2 and all(isinstance(x, int) and not isinstance(x, bool)
+                                                            for x in p) and 1 <= p[0] <= p[1]:
+        return tuple(p)
     raise ValueError(f'{where}: pages must be a page number or (first, last) with 1 <= first <= last, got {p!r}')
 
 def as_item(x,                   # an `Item`, a dict or a tuple
@@ -29,11 +31,15 @@ def as_item(x,                   # an `Item`, a dict or a tuple
            ) -> Item:
     "An `Item` from an `Item`, a dict (file, pages, heading/path, text, score, legs) or a tuple in `Item` order."
     if isinstance(x, dict):
-        if bad := set(x) - {'file', 'doc', 'pages', 'heading', 'path', 'text', 'score', 'legs'}: raise ValueError(f'{where}: unknown keys {sorted(bad)}')
-        x = Item(x.get('file', x.get('doc')), x.get('pages'), x.get('heading', x.get('path')) or (), x.get('text') or '', x.get('score', 0.0), x.get('legs'))
+        if bad := set(x) - {'file', 'doc', 'pages', 'heading', 'path', 'text', 'score', 'legs'}:
+            raise ValueError(f'{where}: unknown keys {sorted(bad)}')
+        x = Item(x.get('file', x.get('doc')), x.get('pages'), x.get('heading', x.get('path')) or (),
+                 x.get('text') or '', x.get('score', 0.0), x.get('legs'))
     elif isinstance(x, tuple) and not isinstance(x, Item): x = Item(*x)
-    if not isinstance(x, Item): raise ValueError(f'{where}: expected an Item, a dict or a tuple, got {type(x).__name__}')
-    if not isinstance(x.file, str) or not x.file.strip(): raise ValueError(f'{where}: every item needs its file name, got {x.file!r}')
+    if not isinstance(x, Item):
+        raise ValueError(f'{where}: expected an Item, a dict or a tuple, got {type(x).__name__}')
+    if not isinstance(x.file, str) or not x.file.strip():
+        raise ValueError(f'{where}: every item needs its file name, got {x.file!r}')
     path = tuple(h.strip() for h in x.path.split('›')) if isinstance(x.path, str) else tuple(x.path)
     score = float(x.score) if x.score is not None else 0.0
     return x._replace(pages=_pages(x.pages, where), path=path, text=x.text or '', score=score)
@@ -42,7 +48,8 @@ def as_items(result,               # the system's result
              name: str = 'system'  # the system's name, for errors
             ) -> list:
     "The `Item`s of a system's result, best first; a result that is not a list is an error naming the system."
-    if result is None or isinstance(result, (str, bytes, dict)): raise ValueError(f'system {name!r} must return a list of items, got {type(result).__name__}')
+    if result is None or isinstance(result, (str, bytes, dict)):
+        raise ValueError(f'system {name!r} must return a list of items, got {type(result).__name__}')
     return [as_item(x, f'system {name!r}, rank {i}') for i, x in enumerate(result, 1)]
 
 # %% ../nbs/12_systems.ipynb #5e0a0010
@@ -66,10 +73,14 @@ def parse_system(spec: str,      # 'NAME=module:callable', or 'NAME=trec:RUNFILE
                 ) -> tuple:
     "(name, system) for a system given on the command line: a user's callable, or a TREC run read by `trec.TrecSystem`."
     name, eq, target = spec.partition('=')
-    if not eq or not name.strip(): raise ValueError(f'--system {spec!r}: expected NAME=module:callable or NAME=trec:RUNFILE:MAPPING[:TOPICS]')
+    if not eq or not name.strip():
+        raise ValueError(f'--system {spec!r}: expected NAME=module:callable or NAME=trec:RUNFILE:MAPPING[:TOPICS]')
     if (parts := target.strip().split(':'))[0] == 'trec':             # 'trec' is reserved: never a module name here
-        if len(parts) not in (3, 4) or not all(parts[1:]): raise ValueError(f'--system {spec!r}: expected NAME=trec:RUNFILE:MAPPING[:TOPICS]')
-        if questions is None and len(parts) == 3: raise ValueError(f'--system {spec!r}: a TREC run needs the questions or a topics file (NAME=trec:RUNFILE:MAPPING:TOPICS, qid<TAB>text per line) to find a question\'s id')
+        if len(parts) not in (3, 4) or not all(parts[1:]):
+            raise ValueError(f'--system {spec!r}: expected NAME=trec:RUNFILE:MAPPING[:TOPICS]')
+        if questions is None and len(parts) == 3:
+            raise ValueError(f'--system {spec!r}: a TREC run needs the questions or a topics file '
+                             '(NAME=trec:RUNFILE:MAPPING:TOPICS, qid<TAB>text per line) to find a question\'s id')
         from litebench.trec import TrecSystem
         return name.strip(), TrecSystem(parts[1], parts[2], questions, parts[3] if len(parts) == 4 else None)
     obj = load_callable(target.strip())
@@ -83,7 +94,7 @@ class Stack:
     def __init__(self, encoder='lsa',        # an encoder spec for `encode.get_encoder`, or an encoder object
                  pdfs=None,                   # folder of PDFs; None: the default corpus
                  store_dir=None,              # where the stores live (default data/stores)
-                 unit: str | None = None,     # the unit: a node kind, 'leaf' or 'page' (see `locate.unit_kind`); None: decided from the trees
+                 unit: str | None = None,     # node kind, 'leaf' or 'page' (`locate.unit_kind`); None: from the trees
                  limit: int = 10,             # results per search
                  depth: int = 50,             # candidates per leg
                  docs=None,                   # already read documents (lists of `Page`), instead of `pdfs`
@@ -95,7 +106,8 @@ class Stack:
         self.docs, self.skipped = (docs, []) if docs is not None else read_corpus(self.files, skip_bad)
         bad = {n for n, _ in self.skipped}; self.files = [f for f in self.files if f.name not in bad]
         for name, why in self.skipped: print(f'skipped {name}: {why}')
-        self.warnings = [f'skipped {n}: {why}' for n, why in self.skipped] + [w for d in self.docs for w in getattr(d, 'warnings', [])]
+        self.warnings = ([f'skipped {n}: {why}' for n, why in self.skipped]
+                         + [w for d in self.docs for w in getattr(d, 'warnings', [])])
         self.limit, self.depth, self._qv, self.memo = limit, depth, {}, None
         self._parts(unit); self._encoder(encoder, progress); self._stores(store_dir)
 
@@ -114,7 +126,8 @@ def _parts(self: Stack, unit):
 def _encoder(self: Stack, encoder, progress: bool):
     from litebench.encode import get_encoder, cached, with_progress
     enc = get_encoder(encoder) if isinstance(encoder, str) else encoder
-    if getattr(enc, 'name', None) == 'lsa' and not getattr(enc, 'fitted', False): enc.fit([c.text for cs in self.fine.values() for c in cs])
+    if getattr(enc, 'name', None) == 'lsa' and not getattr(enc, 'fitted', False):
+        enc.fit([c.text for cs in self.fine.values() for c in cs])
     enc = cached(enc)
     self.encoder = with_progress(enc, f'embedding ({enc.name})') if progress else enc
 
@@ -124,13 +137,15 @@ def _stores(self: Stack, store_dir):
     from litebench.treestore import TreeStore
     folder = Path(store_dir) if store_dir else data_dir('stores'); folder.mkdir(parents=True, exist_ok=True)
     tag = text_hash(json.dumps([self.encoder.fingerprint, sorted(self.trees)]))[:10]
-    self.page = FlatStore(folder / f'page-{tag}.sqlite', self.encoder); self.page.sync([c for cs in self.pages.values() for c in cs])
+    self.page = FlatStore(folder / f'page-{tag}.sqlite', self.encoder)
+    self.page.sync([c for cs in self.pages.values() for c in cs])
     self.flat = FlatStore(folder / f'fine-{tag}.sqlite', self.encoder)
     self.flat.sync([c._replace(node=None, path=()) for cs in self.fine.values() for c in cs])
     self.tree = TreeStore(folder / f'tree-{tag}.sqlite', self.encoder)
     for d in self.docs: self.tree.add_doc(d)
     self.folder, self.tag, self._fitted = folder, tag, None
-    self.fingerprint = text_hash(json.dumps([self.encoder.fingerprint, tag, {k: len(s) for k, s in (('page', self.page), ('fine', self.flat), ('tree', self.tree))}]))
+    sizes = {k: len(s) for k, s in (('page', self.page), ('fine', self.flat), ('tree', self.tree))}
+    self.fingerprint = text_hash(json.dumps([self.encoder.fingerprint, tag, sizes]))
 
 # %% ../nbs/12_systems.ipynb #5e0a0015
 @patch
@@ -149,8 +164,11 @@ def qvec(self: Stack, text: str):
 _UNSET = object()
 
 class Memo:
-    "What each distinct call and search gave while one question is asked of many systems, and what the question does not change, for one run."
-    def __init__(self): self.q, self.kept, self.made, self.searched, self.spans, self.lasting, self.saved = None, {}, {}, {}, {}, {}, 0.0
+    ("What each distinct call and search gave while one question is asked of many systems, "
+     "and what the question does not change, for one run.")
+    def __init__(self):
+        self.q, self.kept, self.made, self.searched = None, {}, {}, {}
+        self.spans, self.lasting, self.saved = {}, {}, 0.0
 
     def get(self, q: str,    # the question being asked: a new one forgets what the last one kept
             key,             # what identifies the call (None: not kept)
@@ -167,7 +185,8 @@ class Memo:
     def of(self, got,   # a result a system returned
            make         # () → what depends on `got` alone (the key it is judged by)
           ):
-        "`make()` once per result this memo kept for the question being asked (nothing changes a kept result); for any other result, each time."
+        ("`make()` once per result this memo kept for the question being asked (nothing changes a kept result); "
+         "for any other result, each time.")
         m = self.made.get(id(got))
         if m is None or m[0] is not got: return make()
         if m[1] is _UNSET: m[1] = make()
@@ -182,7 +201,8 @@ class Memo:
     def once(self, key,  # what identifies the value for the whole run (unhashable: never kept)
              make        # () → the value, called the first time only
             ):
-        "`make()` the first time `key` is asked for in the run, then what it gave: for what no question changes (where an item lies, a text's hash)."
+        ("`make()` the first time `key` is asked for in the run, then what it gave: "
+         "for what no question changes (where an item lies, a text's hash).")
         try: return self.lasting[key]
         except KeyError: got = self.lasting[key] = make(); return got
         except TypeError: return make()
@@ -192,11 +212,13 @@ class Memo:
 @contextmanager
 def remembering(self: Stack, memo: Memo | None = None  # the memo to keep results in; None: a new one
                ):
-    "Within the block, built-in systems over the stack make each distinct call once per question, the tree stores each distinct search once per question, and each span is located once."
+    ("Within the block, built-in systems over the stack make each distinct call once per question, "
+     "the tree stores each distinct search once per question, and each span is located once.")
     old, self.memo = self.memo, memo or Memo()
     trees = [t for t in (self.tree, self._fitted) if t is not None]
     before = [t.__dict__.get('search') for t in trees]
-    for t in trees: t.search = partial(self.memo.search, type(t).search.__get__(t))   # what `doc_search` and `sections` call
+    # what `doc_search` and `sections` call
+    for t in trees: t.search = partial(self.memo.search, type(t).search.__get__(t))
     try: yield self.memo
     finally:
         self.memo = old
@@ -239,12 +261,16 @@ def search(self: Memo, search,     # a store's own `search`
            mem=None, qvec=None,    # the snapshot and the query's vector, as `search` takes them
            **kw                    # the rest of `search`'s arguments
           ) -> list:
-    "`search(q, …)`, made once per question and distinct arguments at `limit` or `depth` hits, whichever is more; a search asking for fewer gets the first of them."
+    ("`search(q, …)`, made once per question and distinct arguments at `limit` or `depth` hits, whichever is more; "
+     "a search asking for fewer gets the first of them.")
     fk, d = _frozen(kw), kw.get('depth')
-    if fk is None or isinstance(limit, bool) or not isinstance(limit, int) or limit < 1: return search(q, limit=limit, mem=mem, qvec=qvec, **kw)
-    key = (getattr(search, '__self__', search), mem, q, None if qvec is None else qvec.tobytes() if hasattr(qvec, 'tobytes') else tuple(qvec), fk)
+    if fk is None or isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        return search(q, limit=limit, mem=mem, qvec=qvec, **kw)
+    key = (getattr(search, '__self__', search), mem, q,
+           None if qvec is None else qvec.tobytes() if hasattr(qvec, 'tobytes') else tuple(qvec), fk)
     have = self.searched.get(key)
-    if have is not None and (limit <= have[0] or len(have[1]) < have[0]): self.saved += have[2]; return have[1][:limit]   # enough, or all there are
+    # enough, or all there are
+    if have is not None and (limit <= have[0] or len(have[1]) < have[0]): self.saved += have[2]; return have[1][:limit]
     n, t = max(limit, d) if isinstance(d, int) and not isinstance(d, bool) else limit, time.perf_counter()
     hits = search(q, limit=n, mem=mem, qvec=qvec, **kw)
     self.searched[key] = n, hits, (time.perf_counter() - t) * 1e3
@@ -258,7 +284,9 @@ def fitted(self: Stack):
         from litebench.encode import window_of
         from litebench.treestore import TreeStore
         w = window_of(self.encoder)
-        if w is None: raise ValueError(f'token_chunks: encoder {self.encoder.name!r} reads whole texts, so there is no window to size chunks to; use an encoder with a window (minilm, st:MODEL)')
+        if w is None:
+            raise ValueError(f'token_chunks: encoder {self.encoder.name!r} reads whole texts, so there is no window to '
+                             'size chunks to; use an encoder with a window (minilm, st:MODEL)')
         spans, room = w
         store = TreeStore(self.folder / f'tree-tok{room}-{self.tag}.sqlite', self.encoder)
         for d in self.docs: store.add_doc(d, size=room, tokens=spans)
@@ -268,7 +296,8 @@ def fitted(self: Stack):
 # %% ../nbs/12_systems.ipynb #5e0a0017
 class Builtin:
     "One built-in configuration over a `Stack`: question text → located `Item`s."
-    def __init__(self, stack: Stack, run, universe: str, **tags): self.stack, self.run, self.kind, self.tags = stack, run, universe, tags
+    def __init__(self, stack: Stack, run, universe: str, **tags):
+        self.stack, self.run, self.kind, self.tags = stack, run, universe, tags
     def __call__(self, text: str) -> list: return self.run(text, self.stack.qvec(text))
     @property
     def universe(self) -> list:
@@ -280,39 +309,51 @@ class Builtin:
         return [s.locator.text(n.doc)[n.span[0]:n.span[1]] for ns in s.trees.values() for n in ns]
 
 def _legs(hits, kw_mode: str | None = None) -> dict:
-    "The best raw score of each leg among `hits` (`kw_score`: bm25, `kw_held`: keyword terms matched, `vec_score`: cosine), and `kw_mode` when given and the keyword leg found one of them."
-    d = {k: max(v) for k in ('kw_score', 'kw_held', 'vec_score') if (v := [getattr(h, k) for h in hits if getattr(h, k) is not None])}
+    ("The best raw score of each leg among `hits` (`kw_score`: bm25, `kw_held`: keyword terms matched, `vec_score`: "
+     "cosine), and `kw_mode` when given and the keyword leg found one of them.")
+    d = {k: max(v) for k in ('kw_score', 'kw_held', 'vec_score')
+         if (v := [getattr(h, k) for h in hits if getattr(h, k) is not None])}
     return d | ({'kw_mode': kw_mode} if kw_mode and any(h.kw_rank is not None for h in hits) else {})
 
 def _hits(stack: Stack, hits, kw_mode: str | None = None) -> list:
-    "Located items of store hits, each with its legs' ranks and raw scores (and, given `kw_mode`, the keyword mode of those the keyword leg found)."
-    return [stack.located(h.chunk.doc, h.chunk.start, h.chunk.end, h.score, {'kw_rank': h.kw_rank, 'vec_rank': h.vec_rank} | _legs([h], kw_mode), h.chunk.text) for h in hits]
+    ("Located items of store hits, each with its legs' ranks and raw scores (and, given `kw_mode`, "
+     "the keyword mode of those the keyword leg found).")
+    return [stack.located(h.chunk.doc, h.chunk.start, h.chunk.end, h.score,
+                          {'kw_rank': h.kw_rank, 'vec_rank': h.vec_rank} | _legs([h], kw_mode), h.chunk.text)
+            for h in hits]
 
 def _secs(stack: Stack, secs, kw_mode: str | None = None) -> list:
-    "Located items of tree sections, each with the best raw score of each leg among its hits (and `kw_mode` where the keyword leg found one)."
+    ("Located items of tree sections, each with the best raw score of each leg among its hits (and `kw_mode` where "
+     "the keyword leg found one).")
     return [stack.located(s.node.doc, *s.node.span, s.score, _legs(s.hits, kw_mode) or None) for s in secs]
 
 # %% ../nbs/12_systems.ipynb #5e0a0018
-DOC_SYSTEMS = ('flat-page', 'flat-fine', 'tree', 'sections', 'tree-no-heading', 'tree-no-spans', 'sections-sum', 'sections-mean', 'default')
+DOC_SYSTEMS = ('flat-page', 'flat-fine', 'tree', 'sections', 'tree-no-heading', 'tree-no-spans', 'sections-sum',
+               'sections-mean', 'default')
 
 def doc_system(stack: Stack,    # the built `Stack`
                name: str,       # one of `DOC_SYSTEMS`
                kw: str = 'any'  # keyword mode: 'any' or 'all'
               ) -> Builtin:
     "The doc eval's system `name` with keyword mode `kw` ('any' or 'all')."
-    if name not in DOC_SYSTEMS: raise ValueError(f'unknown system {name!r}: built-in systems are {", ".join(DOC_SYSTEMS)}')
-    o = dict(kw=kw, limit=stack.limit, depth=stack.depth, fuse='rrf', held_first=None)   # the doc eval's systems fuse by equal-weight RRF
+    if name not in DOC_SYSTEMS:
+        raise ValueError(f'unknown system {name!r}: built-in systems are {", ".join(DOC_SYSTEMS)}')
+    # the doc eval's systems fuse by equal-weight RRF
+    o = dict(kw=kw, limit=stack.limit, depth=stack.depth, fuse='rrf', held_first=None)
     t = stack.tree
-    run = {'default': lambda q, v: _hits(stack, t.doc_search(q, qvec=v, kw=kw, limit=stack.limit, depth=stack.depth)),   # what `doc_search` does by default
+    # what `doc_search` does by default
+    run = {'default': lambda q, v: _hits(stack, t.doc_search(q, qvec=v, kw=kw, limit=stack.limit, depth=stack.depth)),
            'flat-page': lambda q, v: _hits(stack, stack.page.search(q, qvec=v, **o)),
            'flat-fine': lambda q, v: _hits(stack, stack.flat.search(q, qvec=v, **o)),
            'tree': lambda q, v: _hits(stack, t.doc_search(q, qvec=v, **o)),
-           'tree-no-heading': lambda q, v: _hits(stack, t.doc_search(q, qvec=v, with_heading=False, heading_kw=False, **o)),
+           'tree-no-heading': lambda q, v: _hits(stack,
+                                                 t.doc_search(q, qvec=v, with_heading=False, heading_kw=False, **o)),
            'tree-no-spans': lambda q, v: _hits(stack, t.doc_search(q, qvec=v, spans=False, **o)),
            'sections': lambda q, v: _secs(stack, t.sections(q, qvec=v, score='max', **o)),
            'sections-sum': lambda q, v: _secs(stack, t.sections(q, qvec=v, score='sum', **o)),
            'sections-mean': lambda q, v: _secs(stack, t.sections(q, qvec=v, score='mean', **o))}[name]
-    return Builtin(stack, run, 'pages' if name == 'flat-page' else 'nodes' if name.startswith('sections') else 'chunks', kw=kw, base=name)
+    return Builtin(stack, run, 'pages' if name == 'flat-page' else 'nodes' if name.startswith('sections') else 'chunks',
+                   kw=kw, base=name)
 
 # %% ../nbs/12_systems.ipynb #5e0a0020
 def config_system(stack: Stack,        # the built `Stack`
@@ -321,42 +362,61 @@ def config_system(stack: Stack,        # the built `Stack`
     "The bench configuration `cfg` as a system."
     f = cfg.factors
     kw = 'all' if 'kw_all' in f else 'relax' if 'kw_relax' in f else 'any'
-    o = dict(mode='hybrid' if {'keyword', 'vector'} <= f else 'keyword' if 'keyword' in f else 'vector', kw=kw, weights=(kw_weight(f), 1.0),
-             fuse='minmax' if 'fuse_minmax' in f else 'rrf', adapt='fuse_adapt' in f, held_first=HELD_SHARE if 'fuse_held' in f else None, rerank=stack.depth if 'rerank' in f else 0,
+    o = dict(mode='hybrid' if {'keyword', 'vector'} <= f else 'keyword' if 'keyword' in f else 'vector', kw=kw,
+             weights=(kw_weight(f), 1.0),
+             fuse='minmax' if 'fuse_minmax' in f else 'rrf', adapt='fuse_adapt' in f,
+             held_first=HELD_SHARE if 'fuse_held' in f else None, rerank=stack.depth if 'rerank' in f else 0,
              pool='window_pool' in f and 'vector' in f, limit=stack.limit, depth=stack.depth)
     head, fit = 'heading' in f, 'token_chunks' in f and 'tree' in f
-    tree = (lambda: stack.fitted) if fit else (lambda: stack.tree)          # the window-sized store only when asked for, and built then
+    # the window-sized store only when asked for, and built then
+    tree = (lambda: stack.fitted) if fit else (lambda: stack.tree)
     store = (lambda: tree()) if 'tree' in f else (lambda: stack.page)
     ctx = head and 'tree' in f
     mode = lambda q: None if 'keyword' not in f else kw if kw != 'relax' else store().keyword_mode(q, kw, ctx)
     if not f & {'keyword', 'vector'}: run, kind = (lambda q, v: []), 'pages'
-    elif 'tree' not in f: run, kind = (lambda q, v: _hits(stack, stack.page.search(q, qvec=v, with_ctx=False, **o), mode(q))), 'pages'
-    elif 'sections' in f: run, kind = (lambda q, v: _secs(stack, tree().sections(q, qvec=v, with_heading=head, heading_kw=head, **o), mode(q))), 'nodes'
-    else: run, kind = (lambda q, v: _hits(stack, tree().doc_search(q, qvec=v, spans='spans' in f, with_heading=head, heading_kw=head, **o), mode(q))), 'fitted' if fit else 'chunks'
-    key = (kind, ctx, 'spans' in f and kind in ('chunks', 'fitted'), tuple((a, None if a == 'kw' and 'keyword' not in f else x) for a, x in o.items()))   # what decides the call: the keyword mode only with a keyword leg
-    b = Builtin(stack, (lambda q, v: stack.recall(q, key, lambda: run(q, v))) if f & {'keyword', 'vector'} else run, kind, factors='+'.join(sorted(f)) or 'none')
+    elif 'tree' not in f:
+        run, kind = (lambda q, v: _hits(stack, stack.page.search(q, qvec=v, with_ctx=False, **o), mode(q))), 'pages'
+    elif 'sections' in f:
+        run, kind = (lambda q, v: _secs(stack, tree().sections(q, qvec=v, with_heading=head, heading_kw=head, **o),
+                                        mode(q))), 'nodes'
+    else:
+        run, kind = ((lambda q, v: _hits(stack, tree().doc_search(q, qvec=v, spans='spans' in f, with_heading=head,
+                                                                  heading_kw=head, **o), mode(q))),
+                     'fitted' if fit else 'chunks')
+    # what decides the call: the keyword mode only with a keyword leg
+    key = (kind, ctx, 'spans' in f and kind in ('chunks', 'fitted'),
+           tuple((a, None if a == 'kw' and 'keyword' not in f else x) for a, x in o.items()))
+    b = Builtin(stack, (lambda q, v: stack.recall(q, key, lambda: run(q, v))) if f & {'keyword', 'vector'} else run,
+                kind, factors='+'.join(sorted(f)) or 'none')
     return with_names(b) if 'names' in f else b
 
 # %% ../nbs/12_systems.ipynb #5e0a0f02
 def _key(it: Item) -> tuple: return (it.file, tuple(it.path), it.pages)
 
 def with_names(base: Builtin, k: float = 60) -> Builtin:
-    "`base` fused with the names lane over the same stack (alone when `base` returns nothing); each name votes with twice its own score."
+    ("`base` fused with the names lane over the same stack (alone when `base` returns nothing); "
+     "each name votes with twice its own score.")
     from litebench.fusion import rrf
     from litebench.names import MIN_READING   # and adds `TreeStore.names`
     stack = base.stack
     def run(q, v):
-        a, b = base.run(q, v), [x._replace(legs={'name_score': x.score}) for x in _secs(stack, stack.tree.names(q, limit=stack.limit))]
+        a, b = base.run(q, v), [x._replace(legs={'name_score': x.score})
+                                for x in _secs(stack, stack.tree.names(q, limit=stack.limit))]
         b = [x for x in b if x.score >= b[0].score / 2]   # the lane votes only for names nearly as good as its best
         if not a: return b
-        got, sc, at = list(a), [x for _, x in sorted(rrf([range(len(a))], k))], {}   # each item its own rank's RRF score: no two merged
-        for i, it in enumerate(a): at.setdefault(_key(it), i)                     # a name votes for the first item at its place
+        # each item its own rank's RRF score: no two merged
+        got, sc, at = list(a), [x for _, x in sorted(rrf([range(len(a))], k))], {}
+        # a name votes for the first item at its place
+        for i, it in enumerate(a): at.setdefault(_key(it), i)
         for r, x in enumerate(b, 1):
             if x.score < MIN_READING: continue                                    # shared trigrams alone do not vote
             if (i := at.get(_key(x))) is None: i = at[_key(x)] = len(got); got.append(x); sc.append(0.0)
-            sc[i] += 2 * x.score / (k + r)                                        # a name typed well outweighs text, one merely started less so
-            got[i] = got[i]._replace(legs={**(got[i].legs or {}), 'name_score': x.score})   # the lane's own score beside the legs'
-        order = sorted(range(len(got)), key=lambda i: -sc[i])                     # stable: with no vote, the base's order
+            # a name typed well outweighs text, one merely started less so
+            sc[i] += 2 * x.score / (k + r)
+            # the lane's own score beside the legs'
+            got[i] = got[i]._replace(legs={**(got[i].legs or {}), 'name_score': x.score})
+        # stable: with no vote, the base's order
+        order = sorted(range(len(got)), key=lambda i: -sc[i])
         return [got[i]._replace(score=sc[i]) for i in order[:stack.limit]]
     return Builtin(stack, run, base.kind, **{**base.tags, 'names': True})
 

@@ -24,7 +24,8 @@ def _level(level: str) -> str:
 
 def _token(s: str, what: str) -> str:
     "`s`, refused when empty or holding white space (TREC files are split on it)."
-    if not s or any(c.isspace() for c in s): raise ValueError(f'{what} {s!r}: a TREC {what} must be non-empty and hold no white space')
+    if not s or any(c.isspace() for c in s):
+        raise ValueError(f'{what} {s!r}: a TREC {what} must be non-empty and hold no white space')
     return s
 
 def doc_docno(file: str  # a file name or path
@@ -51,7 +52,8 @@ def corpus_units(trees: dict,             # {doc: nodes}, from `tree.build_tree`
     from litebench.locate import unit_kind, doc_units
     kind, out = unit_kind(trees, unit), {}
     for doc, ns in trees.items():
-        ids, of = {n.id for n in doc_units(ns, kind)}, {}                # the units `locate` gives results: a leaf in no unit is one of its own
+        # the units `locate` gives results: a leaf in no unit is one of its own
+        ids, of = {n.id for n in doc_units(ns, kind)}, {}
         ns = sorted(ns, key=lambda n: (n.span[0], -n.span[1]))          # a parent before its children
         for n in ns: of[n.id] = n.path if n.id in ids else of.get(n.parent)
         out[norm_file(doc)] = tuple((n.path, n.pages, of[n.id]) for n in ns)
@@ -70,7 +72,8 @@ def _unit_sets(units: dict | None) -> dict:
     return {f: {u for *_, u in ns if u} for f, ns in (units or {}).items()}
 
 def _item_docnos(it: dict, level: str, sets: dict) -> list:
-    "A row item's docnos at `level`: its file; or the units it lists, else the unit its path lies in (none when it lies in none; its path when the units are unknown)."
+    ("A row item's docnos at `level`: its file; or the units it lists, "
+     "else the unit its path lies in (none when it lies in none; its path when the units are unknown).")
     if level == 'doc': return [doc_docno(it['file'])]
     if it.get('units'): return [unit_docno(it['file'], u) for u in it['units']]
     if (us := sets.get(norm_file(it['file']))) is None: return [unit_docno(it['file'], it['path'])]
@@ -106,19 +109,23 @@ def trec_run(run,                      # a run folder
         if len(names) != 1: raise ValueError(f'{run}: the run has {len(names)} systems ({", ".join(names)}): name one')
         system = names[0]
     if system not in names: raise ValueError(f'{run}: no system {system!r} in the run (it has {", ".join(names)})')
-    return run_lines([r for r in rows if r['system'] == system and 'error' not in r], level, units, quote(system, safe=''))
+    return run_lines([r for r in rows if r['system'] == system and 'error' not in r], level, units,
+                     quote(system, safe=''))
 
 # %% ../nbs/14a_trec.ipynb #7ec0a018
 def _gold_units(q, g, units: dict) -> list:
     "The unit paths the gold's heading (on its pages, if any) points at: the units its nodes lie in or hold."
-    if (ns := units.get(norm_file(g.file))) is None: raise ValueError(f'question {q.id}: its gold file {g.file!r} is not in the corpus the units came from')
+    if (ns := units.get(norm_file(g.file))) is None:
+        raise ValueError(f'question {q.id}: its gold file {g.file!r} is not in the corpus the units came from')
     on = lambda p: g.pages is None or pages_overlap(p, g.pages)
     got = []
     for path, pages, u in ns:
         if not (heading_matches(path, g.heading) and on(pages)): continue
         for v in [u] if u else [w for p, pp, w in ns if w == p and p[:len(path)] == path and on(pp)]:
             if v not in got: got.append(v)
-    if not got: raise ValueError(f'question {q.id}: no unit of {g.file} matches the heading {" › ".join(g.heading)!r}' + (f' on pages {g.pages}' if g.pages else ''))
+    if not got:
+        raise ValueError(f'question {q.id}: no unit of {g.file} matches the heading {" › ".join(g.heading)!r}' + (
+            f' on pages {g.pages}' if g.pages else ''))
     return got
 
 def gold_docnos(q,                  # a `Question`
@@ -129,7 +136,8 @@ def gold_docnos(q,                  # a `Question`
     out = []
     for g in q.gold:
         if not g.required or (_level(level) == 'unit' and not g.heading): continue
-        ds = [doc_docno(g.file)] if level == 'doc' else [unit_docno(g.file, g.heading)] if units is None else [unit_docno(g.file, u) for u in _gold_units(q, g, units)]
+        ds = ([doc_docno(g.file)] if level == 'doc' else [unit_docno(g.file, g.heading)] if units is None
+              else [unit_docno(g.file, u) for u in _gold_units(q, g, units)])
         out += [d for d in ds if d not in out]
     return out
 
@@ -138,7 +146,8 @@ def trec_qrels(questions,          # the `Question`s (a run's: `runs.read_questi
                units: dict | None = None # `corpus_units(trees)` (unit level); None: headings as written
               ) -> str:
     "TREC qrels `qid 0 docno 1` for every answerable question's required golds."
-    return ''.join(f'{_token(q.id, "qid")} 0 {d} 1\n' for q in questions if q.answerable for d in gold_docnos(q, level, units))
+    return ''.join(f'{_token(q.id, "qid")} 0 {d} 1\n' for q in questions if q.answerable
+                   for d in gold_docnos(q, level, units))
 
 # %% ../nbs/14a_trec.ipynb #7ec0a021
 def trec_topics(questions) -> str:
@@ -149,7 +158,8 @@ def trec_mapping(rows,               # a run's rows
                  level: str = 'doc', # 'doc' or 'unit'
                  units: dict | None = None # `corpus_units(trees)` (unit level)
                 ) -> str:
-    "The TSV `docno, file, first_page, last_page, heading` for every docno of `rows` at `level`, as `TrecSystem` reads it."
+    ("The TSV `docno, file, first_page, last_page, heading` for every docno of `rows` at `level`, "
+     "as `TrecSystem` reads it.")
     sets, node = _unit_sets(units), {(f, p): pp for f, ns in (units or {}).items() for p, pp, _ in ns}
     got = {}
     for it, d in ((it, d) for r in rows for it in r.get('items') or [] for d in _item_docnos(it, _level(level), sets)):
@@ -158,7 +168,8 @@ def trec_mapping(rows,               # a run's rows
         if level == 'unit' and it.get('pages') and (norm_file(f), path) not in node:
             pages = (min(pages[0], it['pages'][0]), max(pages[1], it['pages'][1])) if pages else tuple(it['pages'])
         got[d] = (f, pages)
-    lines = [f"{d}\t{f}\t{p[0] if p else ''}\t{p[1] if p else ''}\t{' › '.join(parse_docno(d)[1])}\n" for d, (f, p) in got.items()]
+    lines = [f"{d}\t{f}\t{p[0] if p else ''}\t{p[1] if p else ''}\t{' › '.join(parse_docno(d)[1])}\n"
+             for d, (f, p) in got.items()]
     return '# docno\tfile\tfirst_page\tlast_page\theading\n' + ''.join(lines)
 
 # %% ../nbs/14a_trec.ipynb #7ec0a022
@@ -167,12 +178,15 @@ def export_trec(run,                       # a run folder (with its questions.js
                 level: str = 'doc',        # 'doc' or 'unit'
                 units: dict | None = None  # `corpus_units(trees)` (unit level); None: paths and headings as written
                ) -> list:
-    "Write `run.<system>.<level>.trec` per system, `qrels.<level>.txt`, `mapping.<level>.tsv` and `topics.tsv`; the paths written."
+    ("Write `run.<system>.<level>.trec` per system, `qrels.<level>.txt`, "
+     "`mapping.<level>.tsv` and `topics.tsv`; the paths written.")
     got, qs = read_run(run), read_questions(run)
     rows = [r for r in got['rows'] if 'error' not in r]
-    files = {f'run.{quote(s, safe="")}.{_level(level)}.trec': run_lines([r for r in rows if r['system'] == s], level, units, quote(s, safe=''))
+    files = {f'run.{quote(s, safe="")}.{_level(level)}.trec': run_lines(
+        [r for r in rows if r['system'] == s], level, units, quote(s, safe=''))
              for s in _systems_of(got['rows'])}
-    files |= {f'qrels.{level}.txt': trec_qrels(qs, level, units), f'mapping.{level}.tsv': trec_mapping(rows, level, units), 'topics.tsv': trec_topics(qs)}
+    files |= {f'qrels.{level}.txt': trec_qrels(qs, level, units),
+              f'mapping.{level}.tsv': trec_mapping(rows, level, units), 'topics.tsv': trec_topics(qs)}
     out = Path(out) if out is not None else Path(run) / 'trec'
     out.mkdir(parents=True, exist_ok=True)
     for name, text in files.items(): (out / name).write_text(text, encoding='utf-8')
@@ -189,21 +203,27 @@ def _read_trec(path, tag: str | None = None) -> tuple:
         try: score = float(f[4])
         except ValueError: raise ValueError(f'{path}:{i}: the score {f[4]!r} is not a number') from None
         runs.setdefault(f[5], {}).setdefault(f[0], []).append((f[2], score))
-    if tag is None and len(runs) > 1: raise ValueError(f'{path}: holds {len(runs)} runs (tags {", ".join(sorted(runs))}): say which one to read')
-    if tag is not None and tag not in runs: raise ValueError(f'{path}: no run tagged {tag!r} (tags: {", ".join(sorted(runs)) or "none"})')
+    if tag is None and len(runs) > 1:
+        raise ValueError(f'{path}: holds {len(runs)} runs (tags {", ".join(sorted(runs))}): say which one to read')
+    if tag is not None and tag not in runs:
+        raise ValueError(f'{path}: no run tagged {tag!r} (tags: {", ".join(sorted(runs)) or "none"})')
     got, out = runs.get(tag, {}) if tag is not None else next(iter(runs.values()), {}), {}
     for q, pairs in got.items():
-        for d, s in sorted(pairs, key=lambda x: (x[1], x[0]), reverse=True): out.setdefault(q, {}).setdefault(d, s)   # a docno's first rank kept
-    return {q: list(d.items()) for q, d in out.items()}, {q: n for q, pairs in got.items() if (n := len(pairs) - len(out[q]))}
+        # a docno's first rank kept
+        for d, s in sorted(pairs, key=lambda x: (x[1], x[0]), reverse=True): out.setdefault(q, {}).setdefault(d, s)
+    return ({q: list(d.items()) for q, d in out.items()},
+            {q: n for q, pairs in got.items() if (n := len(pairs) - len(out[q]))})
 
 def _repeats_said(path, reps: dict) -> str:
     "One line saying how many repeated docnos were dropped, and where."
-    return f'{path}: {sum(reps.values())} repeated docno(s) dropped in {len(reps)} question(s), each docno kept at its first rank (e.g. qid {min(reps)!r})'
+    return (f'{path}: {sum(reps.values())} repeated docno(s) dropped in {len(reps)} question(s), '
+            f'each docno kept at its first rank (e.g. qid {min(reps)!r})')
 
 def read_trec_run(path,                   # a TREC run file
                   tag: str | None = None  # the run to read when the file holds several
                  ) -> dict:
-    "{qid: [(docno, score), …]}, each best first as `trec_eval` orders them (score, then docno, descending), a docno listed twice kept at its first rank (a warning line says how many were dropped)."
+    ("{qid: [(docno, score), …]}, each best first as `trec_eval` orders them (score, then docno, descending), "
+     "a docno listed twice kept at its first rank (a warning line says how many were dropped).")
     ranked, reps = _read_trec(path, tag)
     if reps: print('warning: ' + _repeats_said(path, reps))
     return ranked
@@ -223,7 +243,9 @@ def read_mapping(path  # the TSV: docno, file, first_page, last_page, heading
     for i, line in enumerate(path.read_text(encoding='utf-8').splitlines(), 1):
         if not line.strip() or line.startswith('#'): continue
         f = line.split('\t'); where = f'{path}:{i}'
-        if len(f) not in (4, 5): raise ValueError(f'{where}: expected 4 or 5 tab-separated fields (docno, file, first_page, last_page, heading), got {len(f)}')
+        if len(f) not in (4, 5):
+            raise ValueError(f'{where}: expected 4 or 5 tab-separated fields (docno, file, first_page, '
+                             f'last_page, heading), got {len(f)}')
         d, file = f[0].strip(), f[1].strip()
         if not d or not file: raise ValueError(f'{where}: the docno and the file must not be empty')
         if d in out: raise ValueError(f'{where}: docno {d!r} is mapped twice')
@@ -247,7 +269,9 @@ def _ids_by_text(pairs, answered: set, where: str) -> dict:
     out = {}
     for qid, text in pairs: out.setdefault(' '.join(text.split()), set()).add(qid)
     amb = {t: sorted(ids & answered) for t, ids in out.items() if len(ids & answered) > 1}
-    if amb: raise ValueError(f'{where}: the run answers one question text under several ids, so which one is asked cannot be told: ' + '; '.join(f'{", ".join(v)} ({t[:60]!r})' for t, v in amb.items()))
+    if amb:
+        raise ValueError(f'{where}: the run answers one question text under several ids, so which one is asked cannot '
+                         'be told: ' + '; '.join(f'{", ".join(v)} ({t[:60]!r})' for t, v in amb.items()))
     return out
 
 # %% ../nbs/14a_trec.ipynb #7ec0a033
@@ -257,23 +281,30 @@ class TrecSystem:
                  mapping_file,                 # the docno mapping TSV (see `read_mapping`)
                  questions=None,               # the `Question`s asked, to find a text's id
                  topics=None,                  # or a topics file, qid<TAB>text
-                 skip_missing: bool = False,   # leave out (and count) docnos the mapping lacks, instead of refusing the run
+                 skip_missing: bool = False,   # drop (and count) docnos the mapping lacks, instead of refusing the run
                  tag: str | None = None):      # the run to read when the file holds several
-        self.run_file, self.mapping_file, self.skip_missing, self.tag = str(run_file), str(mapping_file), skip_missing, tag
-        if questions is None and topics is None: raise ValueError(f'{run_file}: a TREC run needs the questions (or a topics file, qid<TAB>text) to find a question\'s id from its text')
+        self.run_file, self.mapping_file = str(run_file), str(mapping_file)
+        self.skip_missing, self.tag = skip_missing, tag
+        if questions is None and topics is None:
+            raise ValueError(f'{run_file}: a TREC run needs the questions (or a topics file, qid<TAB>text) '
+                             'to find a question\'s id from its text')
         (ranked, reps), where = _read_trec(run_file, tag), read_mapping(mapping_file)
-        self.repeats, self.warnings = sum(reps.values()), [_repeats_said(run_file, reps)] if reps else []   # the runner prints and records `warnings`
+        # the runner prints and records `warnings`
+        self.repeats, self.warnings = sum(reps.values()), [_repeats_said(run_file, reps)] if reps else []
         self.missing = sorted({d for ds in ranked.values() for d, _ in ds if d not in where})
         self.skipped = sum(d not in where for ds in ranked.values() for d, _ in ds)
         if self.missing and not skip_missing:
-            raise ValueError(f'{run_file}: {len(self.missing)} docnos are not in the mapping {mapping_file}: {", ".join(self.missing[:5])}' + (' …' if len(self.missing) > 5 else ''))
+            raise ValueError(f'{run_file}: {len(self.missing)} docnos are not in the mapping {mapping_file}: '
+                             f'{", ".join(self.missing[:5])}' + (' …' if len(self.missing) > 5 else ''))
         self.ranked = {q: [dict(where[d], score=s) for d, s in ds if d in where] for q, ds in ranked.items()}
         pairs = [(q.id, q.text) for q in questions] if questions is not None else read_topics(topics)
         self.ids = _ids_by_text(pairs, set(self.ranked), str(run_file))
 
     def __call__(self, text: str) -> list:
         ids = self.ids.get(' '.join(text.split()))
-        if ids is None: raise ValueError(f'{self.run_file}: the question {text[:80]!r} is not among the questions this run was given')
+        if ids is None:
+            raise ValueError(f'{self.run_file}: the question {text[:80]!r} is not among the '
+                             'questions this run was given')
         return [dict(x) for q in sorted(ids & self.ranked.keys()) for x in self.ranked[q]]
 
 trec_system = TrecSystem

@@ -47,7 +47,8 @@ class DocLine(NamedTuple):
 
 def doc_lines(pages) -> list:
     "Every line of the document, with offsets into `doc_text(pages)`."
-    out, mk = [], partial(tuple.__new__, DocLine)   # `DocLine._make` without its length check (each tuple below has its six fields)
+    # `DocLine._make` without its length check (each tuple below has its six fields)
+    out, mk = [], partial(tuple.__new__, DocLine)
     for s, p in zip(page_starts(pages), pages):
         t, n = p.text, p.page
         out += map(mk, [(s + a, s + b, bold, size, t[a:b], n) for a, b, bold, size in p.lines])
@@ -68,13 +69,15 @@ def _exact_at(lt: list, tt: list) -> bool:
     return bool(lt) and lt == tt[:len(lt)]
 
 def _match_at(near: tuple, tw, k) -> bool:
-    "The words of a line and the next two (`near`: whether the line is letter-spaced, their words) begin with the title words `tw`'s first `k`."
+    ("The words of a line and the next two (`near`: whether the line is letter-spaced, their words) "
+     "begin with the title words `tw`'s first `k`.")
     spaced, w = near
     if len(tw) < k: return False
     return _squash(w).startswith(_squash(tw[:k])) if spaced else w[:k] == tw[:k]
 
 class _Lines:
-    "A document's lines, with each line's tokens and the words of it and the next two worked out once: every outline entry searches its page's lines again."
+    ("A document's lines, with each line's tokens and the words of it and the next two worked out once: "
+     "every outline entry searches its page's lines again.")
     def __init__(self, lines): self.lines, self._low, self._near = lines, {}, {}
     def low(self, i) -> str:
         "Line `i`'s text, case-folded."
@@ -84,7 +87,8 @@ class _Lines:
         "`_exact_at` for line `i` and the title tokens `tt`, splitting only a line that begins with their first."
         return bool(tt) and self.low(i).lstrip().startswith(tt[0]) and _exact_at(self.low(i).split(), tt)
     def near(self, i) -> tuple:
-        if i not in self._near: self._near[i] = (_spaced(self.lines[i].text), words(' '.join(l.text for l in self.lines[i:i + 3])))
+        if i not in self._near:
+            self._near[i] = (_spaced(self.lines[i].text), words(' '.join(l.text for l in self.lines[i:i + 3])))
         return self._near[i]
 
 def _heading_end(lines, i, tw) -> int:
@@ -98,7 +102,8 @@ def _heading_end(lines, i, tw) -> int:
 
 # %% ../nbs/04_tree.ipynb #f1738195
 def _outline_heading(seen: _Lines, by_page, it, cur):
-    "The index of the line where outline entry `it` starts, searching its page and the next from offset `cur`; None if not found."
+    ("The index of the line where outline entry `it` starts, "
+     "searching its page and the next from offset `cur`; None if not found.")
     lines, tw, tt = seen.lines, words(it.title), _fold(it.title.replace('\x92', ' '))
     cands = [i for p in (it.page, it.page + 1) for i in by_page.get(p, []) if lines[i].start >= cur]
     found = next((i for i in cands if seen.exact(i, tt)), None)
@@ -126,7 +131,8 @@ def locate_outline(pages,      # a document's `Pages` (with its outline)
     return out, missed
 
 # %% ../nbs/04_tree.ipynb #de9982a6
-_struct = re.compile(r'^(PART|TITLE|CHAPTER|SECTION|Section|SUBSECTION|Subsection|Article|ANNEX)(\s+([0-9]+[a-z]*|[IVXLC]+[a-z]?))?\s*(—.*)?$')
+_struct = re.compile(r'^(PART|TITLE|CHAPTER|SECTION|Section|SUBSECTION|Subsection|Article|ANNEX)'
+                     r'(\s+([0-9]+[a-z]*|[IVXLC]+[a-z]?))?\s*(—.*)?$')
 
 def _name_line(l) -> bool:
     t = l.text
@@ -139,7 +145,8 @@ def word_headings(pages,        # a document's `Page`s
     "Headings from structural-word lines, levelled by the document's ladder."
     lines = lines if lines is not None else doc_lines(pages)
     found, match = [], _struct.match
-    for i in [i for i, l in enumerate(lines) if (m := match(l.text)) and (m.group(2) or l.text.startswith('ANNEX'))]:   # a structural word and a number (ANNEX alone will do)
+    # a structural word and a number (ANNEX alone will do)
+    for i in [i for i, l in enumerate(lines) if (m := match(l.text)) and (m.group(2) or l.text.startswith('ANNEX'))]:
         l = lines[i]; e, title = l.end, l.text
         if i + 1 < len(lines) and _name_line(lines[i + 1]): e, title = lines[i + 1].end, f'{l.text} {lines[i + 1].text}'
         found.append((heading_kind(l.text), title, l.start, e))
@@ -154,7 +161,8 @@ def _numbered_at(lines, i):
     if not m or len(m.group(1)) > 8: return None
     if m.group(2): return m.group(1), lines[i].text, lines[i].end
     nxt = lines[i + 1] if i + 1 < len(lines) else None
-    if nxt and 2 < len(nxt.text) <= 80 and nxt.text[0].isupper() and not nxt.text.endswith('.'): return m.group(1), f'{lines[i].text} {nxt.text}', nxt.end
+    if nxt and 2 < len(nxt.text) <= 80 and nxt.text[0].isupper() and not nxt.text.endswith('.'):
+        return m.group(1), f'{lines[i].text} {nxt.text}', nxt.end
     return None
 
 def numbered_headings(pages,                   # a document's `Page`s
@@ -185,7 +193,8 @@ def page_headings(pages,           # a document's `Page`s
                  ) -> list:
     "One heading per window of `window` pages: the last resort."
     st = page_starts(pages)
-    return [Heading(1, '', f'pages {pages[i].page}–{pages[min(i + window, len(pages)) - 1].page}', st[i], st[i]) for i in range(0, len(pages), window)]
+    return [Heading(1, '', f'pages {pages[i].page}–{pages[min(i + window, len(pages)) - 1].page}', st[i], st[i])
+            for i in range(0, len(pages), window)]
 
 MODES = ('outline', 'bold', 'words', 'numbered', 'pages')
 
@@ -221,7 +230,8 @@ def headings(pages,                    # a document's `Pages`
     if mode is None: _, hs = _detect(pages, lines)     # detection already found them: no second pass
     elif mode == 'outline': hs, _ = locate_outline(pages, lines)
     elif mode == 'pages': hs = page_headings(pages)
-    elif mode in MODES: hs = {'bold': bold_headings, 'words': word_headings, 'numbered': numbered_headings}[mode](pages, lines=lines)
+    elif mode in MODES:
+        hs = {'bold': bold_headings, 'words': word_headings, 'numbered': numbered_headings}[mode](pages, lines=lines)
     else: raise ValueError(f'unknown mode {mode!r}: choose one of {MODES}')
     return sorted(hs, key=lambda h: h.start)
 
@@ -229,7 +239,8 @@ def headings(pages,                    # a document's `Pages`
 def _ends(hs,           # headings, in text order
           text_len: int  # the document text's length
          ) -> list:
-    "Where each heading's span ends: at the next heading of its level or above (found with a stack, in one pass), else at the end of the text."
+    ("Where each heading's span ends: at the next heading of its level or above (found with a stack, in one pass), "
+     "else at the end of the text.")
     ends, open_ = [text_len] * len(hs), []
     for j, g in enumerate(hs):
         while open_ and hs[open_[-1]].level >= g.level: ends[open_.pop()] = g.start
@@ -241,7 +252,8 @@ def build_tree(pages,                    # a document's `Pages`
                hs=None                   # its headings, if already found
               ) -> list:
     "The document's `Node`s, in text order, from its headings (detected when not given)."
-    if getattr(pages, 'code', False): from litebench.code import code_tree; return code_tree(pages)   # code: definitions read with `ast`
+    # code: definitions read with `ast`
+    if getattr(pages, 'code', False): from litebench.code import code_tree; return code_tree(pages)
     hs = hs if hs is not None else headings(pages, mode)
     (starts, nums), doc = page_at(pages), pages[0].doc
     nodes, stack, ends = [], [], _ends(hs, len(doc_text(pages)))
@@ -249,7 +261,8 @@ def build_tree(pages,                    # a document's `Pages`
         while stack and stack[-1][1].level >= h.level: stack.pop()
         parent = stack[-1][0] if stack else None
         n = Node(f'{doc}#{i}', doc, parent.id if parent else None, h.level, h.kind, h.title,
-                 (parent.path if parent else ()) + (h.title,), pages_of(starts, nums, h.start, max(end, h.start + 1)), (h.start, end))
+                 (parent.path if parent else ()) + (h.title,),
+                 pages_of(starts, nums, h.start, max(end, h.start + 1)), (h.start, end))
         nodes.append(n); stack.append((n, h))
     return nodes
 
@@ -261,23 +274,28 @@ def only_heading(text: str,  # a stretch of text
                 ) -> bool:
     "True when `text` holds nothing but the words of `titles` (and amendment markers)."
     tw = {w for t in titles for w in words(t)}
-    return all(w in tw or _marker.match(w) for line in text.split('\n') for w in words(line))   # line by line: stops at the first other word
+    # line by line: stops at the first other word
+    return all(w in tw or _marker.match(w) for line in text.split('\n') for w in words(line))
 
 def node_chunks(pages,            # a document's `Page`s
                 nodes,            # its tree, from `build_tree`
                 size: int = 1200, # longest chunk, in chars (about), or in `tokens` when given
-                tokens=None,      # a tokenizer, text → (start, end) offsets of its tokens (e.g. an encoder's `token_spans`): `size` counts them
-                context=None      # with `tokens`: a node → the text embedded before each of its chunks (its heading path), whose tokens come off `size`
+                tokens=None,      # text → (start, end) of its tokens (an encoder's `token_spans`): `size` counts them
+                context=None  # with `tokens`: node → text before each of its chunks (heading path), counted in `size`
                ) -> list:
-    "The tree's chunks: each node's own text, split to at most about `size` chars (or tokens), heading kept with its text."
+    ("The tree's chunks: each node's own text, split to at most about `size` chars (or tokens), "
+     "heading kept with its text.")
     if getattr(pages, 'code', False):
-        if tokens is not None: raise ValueError(f'{pages[0].doc}: code is chunked by characters; token-sized chunks are for page documents')
+        if tokens is not None:
+            raise ValueError(f'{pages[0].doc}: code is chunked by characters; '
+                             'token-sized chunks are for page documents')
         from litebench.code import code_chunks; return code_chunks(pages, nodes, size)
     text, out, held, titles, at = doc_text(pages), [], None, [], page_at(pages)
     count = token_counter(tokens(text)) if tokens else None
     room = lambda n: max(size - len(tokens(context(n))), size // 2) if tokens and context else size
     bounds = [n.span[0] for n in nodes] + [len(text)]
-    if nodes and bounds[0] > 0: out += spans_to_chunks(pages, split_span(text, 0, bounds[0], size, count=count), text, at)
+    if nodes and bounds[0] > 0:
+        out += spans_to_chunks(pages, split_span(text, 0, bounds[0], size, count=count), text, at)
     for i, n in enumerate(nodes):
         s, e = bounds[i], bounds[i + 1]
         if e <= s: continue

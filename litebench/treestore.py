@@ -34,7 +34,8 @@ CREATE TABLE IF NOT EXISTS doc_rest(doc TEXT PRIMARY KEY, rest TEXT);
 def text_rest(text: str,  # a document's text
               chunks      # its chunks
              ) -> str | None:
-    "The parts of `text` no chunk covers, as JSON [[start, text], …]; None unless the chunks are exact, non-overlapping pieces of it."
+    ("The parts of `text` no chunk covers, as JSON [[start, text], …]; None unless the chunks are exact, "
+     "non-overlapping pieces of it.")
     cs, rest, at = sorted(chunks, key=lambda c: (c.start, c.end)), [], 0
     for c in cs:
         if c.start < at or c.end > len(text) or text[c.start:c.end] != c.text: return None
@@ -55,34 +56,42 @@ def heading_context(path,            # the chunk's heading path
 
 class TreeStore(FlatStore):
     "A `FlatStore` over the tree's chunks, with the nodes and each document's text beside them."
-    def __init__(self, path=':memory:', encoder=None, exact_below: int = 20000, readonly: bool = False, timeout: float = 60):
+    def __init__(self, path=':memory:', encoder=None, exact_below: int = 20000, readonly: bool = False,
+                 timeout: float = 60):
         super().__init__(path, encoder, exact_below, readonly, timeout)
         if not readonly: self.db.executescript(_TREE_SCHEMA)
 
 # %% ../nbs/07_treestore.ipynb #4e93b9b6
 class DocParts(NamedTuple):
-    "What adding a document writes, worked out from its pages alone: its nodes, its chunks and their contexts, and its text (or, when the chunks make it, the text between them)."
+    ("What adding a document writes, worked out from its pages alone: its nodes, its chunks and their contexts, "
+     "and its text (or, when the chunks make it, the text between them).")
     doc: str; title: str; mode: str; nodes: list; chunks: list; ctxs: list; text: str | None; rest: str | None
 
 def doc_parts(pages,                  # the document's `Pages`
               title: str = '',          # the document's title, put in front of every heading path (default: none)
               tree_mode: str | None = None,  # how the tree is found (see `tree.detect_mode`); None: detect
               size: int = 1200,         # chunk size in characters (in `tokens` when given)
-              tokens=None               # a tokenizer (e.g. the encoder's `token_spans`): `size` counts its tokens, the heading path's included
+              tokens=None  # a tokenizer (the encoder's `token_spans`): `size` counts its tokens, the heading path's too
              ) -> DocParts:
-    "The document's tree, its node chunks with their heading paths, and its text: no store needed, so another process can make them."
+    ("The document's tree, its node chunks with their heading paths, and its text: no store needed, "
+     "so another process can make them.")
     nodes = build_tree(pages, tree_mode)
-    chunks = node_chunks(pages, nodes, size, tokens, (lambda n: heading_context(n.path, title) + '\n') if tokens else None)
+    chunks = node_chunks(pages, nodes, size, tokens,
+                         (lambda n: heading_context(n.path, title) + '\n') if tokens else None)
     text = doc_text(pages); rest = text_rest(text, chunks)
-    return DocParts(pages[0].doc, title, tree_mode or '', nodes, chunks, [heading_context(c.path, title) for c in chunks], text if rest is None else None, rest)
+    return DocParts(pages[0].doc, title, tree_mode or '', nodes, chunks,
+                    [heading_context(c.path, title) for c in chunks], text if rest is None else None, rest)
 
 @patch
 def _put(self: TreeStore, p: DocParts) -> SyncReport:
     "Write a document's parts: its chunks synced (scoped to it), its nodes and text in the same transaction."
     def also(db):
         db.execute('DELETE FROM nodes WHERE doc=?', (p.doc,)); db.execute('DELETE FROM doc_rest WHERE doc=?', (p.doc,))
-        db.executemany('INSERT INTO nodes VALUES (?,?,?,?,?,?,?,?,?,?,?,?)', [(n.id, p.doc, i, n.parent, n.level, n.kind, n.title, json.dumps(n.path), *n.pages, *n.span) for i, n in enumerate(p.nodes)])
-        db.execute('INSERT OR REPLACE INTO docs VALUES (?,?,?,?)', (p.doc, p.title, p.mode, p.text))   # the text itself only when the chunks do not make it
+        db.executemany('INSERT INTO nodes VALUES (?,?,?,?,?,?,?,?,?,?,?,?)',
+                       [(n.id, p.doc, i, n.parent, n.level, n.kind, n.title, json.dumps(n.path), *n.pages, *n.span)
+                        for i, n in enumerate(p.nodes)])
+        # the text itself only when the chunks do not make it
+        db.execute('INSERT OR REPLACE INTO docs VALUES (?,?,?,?)', (p.doc, p.title, p.mode, p.text))
         if p.rest is not None: db.execute('INSERT INTO doc_rest VALUES (?,?)', (p.doc, p.rest))
     return self.sync(p.chunks, p.ctxs, scope={p.doc}, also=also)
 
@@ -97,9 +106,14 @@ def add_doc(self: TreeStore, pages,   # the document's `Pages`
 
 
 # %% ../nbs/07_treestore.ipynb #1b5090bc
-PREPARE_FROM = 32   # documents from which `add_docs` works out the next documents' parts in another process while it writes
-PREPARE_PAGES = 256 # pages per worker whose parts `add_docs` keeps in the making ahead of the writes (and at least two documents per worker): while a long document is written, the worker makes the next ones
-_JOB = {}           # the documents and arguments of the `add_docs` under way: a forked worker inherits them (nothing pickled on the way there)
+# documents from which `add_docs` works out the next documents' parts in another process while it writes
+PREPARE_FROM = 32
+# pages per worker whose parts `add_docs` keeps in the making ahead of the writes (and at least two documents per
+# worker): while a long document is written, the worker makes the next ones
+PREPARE_PAGES = 256
+# the documents and arguments of the `add_docs` under way: a forked worker inherits them (nothing pickled on the way
+# there)
+_JOB = {}
 
 def _forkable() -> bool:
     "Whether a process can be forked safely here: Linux, and no other thread alive in this process."
@@ -120,17 +134,20 @@ def _parts_of(i: int) -> DocParts:
 @patch
 @delegates(doc_parts, but=['pages'])
 def add_docs(self: TreeStore, docs,       # each document's `Pages`
-             workers: int | None = None,  # processes that work out the next documents' parts; None: 1 from `PREPARE_FROM` documents, else 0 (all here)
+             workers: int | None = None,  # processes making parts ahead; None: 1 from `PREPARE_FROM` documents, else 0
              progress: bool = False,      # show a progress bar over the documents
              **kwargs                     # `doc_parts`' arguments, the same for every document
             ) -> list:
-    "Add (or update) many documents in order, each as `add_doc` adds it; with `workers` (and where a fork is safe), the next documents' parts are made in other processes meanwhile. One `SyncReport` per document."
+    ("Add (or update) many documents in order, each as `add_doc` adds it; with `workers` (and where a fork is safe), "
+     "the next documents' parts are made in other processes meanwhile. One `SyncReport` per document.")
     docs = list(docs)
-    if empty := [i for i, d in enumerate(docs) if not len(d)]: raise StoreError(f'{self.path}: document {empty[0] + 1} of {len(docs)} has no pages; no document was added')
+    if empty := [i for i, d in enumerate(docs) if not len(d)]:
+        raise StoreError(f'{self.path}: document {empty[0] + 1} of {len(docs)} has no pages; no document was added')
     workers = forks(len(docs), workers)
     out, bar = [], []
     def put(p: DocParts):
-        if progress and not bar:                          # the bar made with the first write, after any fork: its thread is never forked
+        # the bar made with the first write, after any fork: its thread is never forked
+        if progress and not bar:
             from tqdm.auto import tqdm
             bar.append(tqdm(total=len(docs), desc='adding documents', unit='doc'))
         out.append(self._put(p))
@@ -145,16 +162,20 @@ def add_docs(self: TreeStore, docs,       # each document's `Pages`
 
 @patch
 def _forked(self: TreeStore, docs: list, workers: int, kwargs: dict, put):
-    "`put` each document's parts in order, made in `workers` forked processes ahead of the writes: at least `2 × workers` documents, more while they have fewer than `PREPARE_PAGES × workers` pages."
-    ahead, _JOB['docs'], at = deque(), (docs, kwargs), dict(next=0, pages=0)   # in the making: the futures, the next document to ask for, their pages
-    ex = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context('fork'))   # forked at the first task, after `_JOB` is set
+    ("`put` each document's parts in order, made in `workers` forked processes ahead of the writes: "
+     "at least `2 × workers` documents, more while they have fewer than `PREPARE_PAGES × workers` pages.")
+    # in the making: the futures, the next document to ask for, their pages
+    ahead, _JOB['docs'], at = deque(), (docs, kwargs), dict(next=0, pages=0)
+    # forked at the first task, after `_JOB` is set
+    ex = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context('fork'))
     def fill():
         while at['next'] < len(docs) and (len(ahead) < 2 * workers or at['pages'] < PREPARE_PAGES * workers):
             ahead.append(ex.submit(_parts_of, at['next'])); at['pages'] += len(docs[at['next']]); at['next'] += 1
     try:
         fill()
         for d in docs:
-            p = ahead.popleft().result(); at['pages'] -= len(d); fill()      # the worker given more before this document is written
+            # the worker given more before this document is written
+            p = ahead.popleft().result(); at['pages'] -= len(d); fill()
             put(p)
     finally: ex.shutdown(cancel_futures=True); _JOB.pop('docs', None)
 
@@ -167,36 +188,48 @@ def read_text(query,  # (sql, args) → rows, at one version of the store
     if not r: raise KeyError(doc)
     if r[0][0] is not None: return r[0][0]
     rest = query('SELECT rest FROM doc_rest WHERE doc=?', (doc,))
-    return joined(query('SELECT start, text FROM chunks WHERE doc=?', (doc,)) + [tuple(x) for x in json.loads(rest[0][0])])
+    return joined(query('SELECT start, text FROM chunks WHERE doc=?', (doc,))
+                  + [tuple(x) for x in json.loads(rest[0][0])])
 
 class Texts(dict):
     "The documents' texts of a snapshot, each read (from the snapshot's version) on first use and kept."
-    def __init__(self, m: Snapshot): super().__init__(); self.db, self.lock = m._db, m._lock   # not the snapshot: no cycle (see `snapshot.Rows`)
+    def __init__(self, m: Snapshot):  # not the snapshot: no cycle (see `snapshot.Rows`)
+        super().__init__(); self.db, self.lock = m._db, m._lock
     def query(self, sql: str, args=()) -> list:
         with self.lock: return self.db.execute(sql, args).fetchall()
     def __missing__(self, doc):
         self[doc] = t = read_text(self.query, doc); return t
 
 class TreeSnapshot(Snapshot):
-    "A tree store's version in memory: the flat snapshot, plus nodes, chunk order and document texts (nodes and texts read on first use from the snapshot's version)."
+    ("A tree store's version in memory: the flat snapshot, plus nodes, "
+     "chunk order and document texts (nodes and texts read on first use from the snapshot's version).")
     def use(self, a, db):
-        "The flat snapshot's arrays, then the chunks' text order; nodes and texts now (no connection of its own) or on first use."
+        ("The flat snapshot's arrays, then the chunks' text order; "
+         "nodes and texts now (no connection of its own) or on first use.")
         super().use(a, db)
         self.ord = np.zeros(self.n, np.int64)
-        self.ord[np.lexsort((np.arange(self.n), self.start, self.code))] = np.arange(self.n)   # by document, then offset: neighbours differ by one
+        # by document, then offset: neighbours differ by one
+        self.ord[np.lexsort((np.arange(self.n), self.start, self.code))] = np.arange(self.n)
         q = lambda sql, args: db.execute(sql, args).fetchall()
-        self._nodes, self.texts = (None, Texts(self)) if self._db is not None else (self._read_nodes(db), {d: read_text(q, d) for (d,) in q('SELECT doc FROM docs', ())})
+        self._nodes, self.texts = (None, Texts(self)) if self._db is not None else (
+            self._read_nodes(db), {d: read_text(q, d) for (d,) in q('SELECT doc FROM docs', ())})
 
     def _read_nodes(self, db, chunks=()) -> dict:
-        "Nodes by id, in document and text order: every node, or only the nodes of `chunks` (by the index of node ids; a store made before it, by document then id)."
+        ("Nodes by id, in document and text order: every node, "
+         "or only the nodes of `chunks` (by the index of node ids; a store made before it, by document then id).")
         q = (lambda sql, args=(): db.execute(sql, args).fetchall()) if db is not None else self.query
         ids, by_id = [json.dumps(sorted({c.node for c in chunks}))], 'id IN (SELECT value FROM json_each(?))'
         if not chunks: sql, args = _NODES.format(''), []
-        elif self.__dict__.setdefault('_by_id', bool(q("SELECT 1 FROM sqlite_master WHERE type='index' AND name='nodes_id'"))): sql, args = _NODES.format(' WHERE ' + by_id), ids
-        else: sql, args = _NODES.format(' WHERE doc IN (SELECT value FROM json_each(?)) AND ' + by_id), [json.dumps(sorted({c.doc for c in chunks}))] + ids
+        elif self.__dict__.setdefault('_by_id',
+                                      bool(q("SELECT 1 FROM sqlite_master WHERE type='index' AND name='nodes_id'"))):
+            sql, args = _NODES.format(' WHERE ' + by_id), ids
+        else:
+            sql = _NODES.format(' WHERE doc IN (SELECT value FROM json_each(?)) AND ' + by_id)
+            args = [json.dumps(sorted({c.doc for c in chunks}))] + ids
         rows = q(sql, args)
         paths = json.loads(f"[{','.join(r[6] for r in rows)}]")       # every heading path in one parse
-        return {r[0]: Node(r[0], r[1], r[2], r[3], r[4], r[5], tuple(p), (r[7], r[8]), (r[9], r[10])) for r, p in zip(rows, paths)}
+        return {r[0]: Node(r[0], r[1], r[2], r[3], r[4], r[5], tuple(p), (r[7], r[8]), (r[9], r[10]))
+                for r, p in zip(rows, paths)}
 
     @property
     def nodes(self) -> dict:
@@ -205,7 +238,8 @@ class TreeSnapshot(Snapshot):
         return self._nodes
 
     def nodes_of(self, chunks) -> dict:
-        "Nodes by id, holding those of `chunks`: every node once they are read, else only the nodes asked for so far (those not yet read, read now and kept)."
+        ("Nodes by id, holding those of `chunks`: every node once they are read, "
+         "else only the nodes asked for so far (those not yet read, read now and kept).")
         if self._nodes is not None: return self._nodes
         few = self.__dict__.setdefault('_few', {})
         if todo := [c for c in chunks if c.node and c.node not in few]: few.update(self._read_nodes(None, todo))
@@ -230,7 +264,8 @@ def tmem(self: TreeStore) -> TreeSnapshot:
 # %% ../nbs/07_treestore.ipynb #e97c1bbf
 def _span(group: list, m: TreeSnapshot) -> Hit:
     "One hit for a group of neighbouring hits: the text from the first to the last, ranked as the best."
-    if len(group) == 1: return group[0]                     # a chunk's text is already the document's text at its offsets: nothing to read
+    # a chunk's text is already the document's text at its offsets: nothing to read
+    if len(group) == 1: return group[0]
     best, cs = group[0], sorted((h.chunk for h in group), key=lambda c: c.start)
     s, e, doc = cs[0].start, cs[-1].end, cs[0].doc
     c = Chunk(doc, (cs[0].pages[0], cs[-1].pages[1]), s, e, m.texts[doc][s:e], best.chunk.node, best.chunk.path)
@@ -243,23 +278,26 @@ def doc_search(self: TreeStore, q: str,       # the user's text
                limit: int = 10,               # hits (or spans) returned
                with_heading: bool = True,     # vectors of heading path + text
                heading_kw: bool | None = None,  # keyword index sees the heading path too (None: as `with_heading`)
-               fuse: str = 'minmax',          # fusion of the two legs: min-max scaled scores (`FlatStore.search`'s default is 'rrf')
-               held_first: float | None = HELD_SHARE,  # candidates holding at least this share of the keyword leg's terms first (None: off)
-               **kwargs                       # `FlatStore.search`'s arguments: mode, kw, k, weights, depth, docs, pages, max_df, qvec, mem
+               fuse: str = 'minmax',  # fusion of the legs: min-max scaled scores (`FlatStore.search` defaults to 'rrf')
+               held_first: float | None = HELD_SHARE,  # share of keyword terms that ranks a candidate first; None: off
+               **kwargs  # `FlatStore.search`'s arguments: mode, kw, k, weights, depth, docs, pages, max_df, qvec, mem
               ) -> list:  # `Hit`s (or merged spans), best first
     "Search the tree's chunks: `Hit`s with their node, best first, optionally merged into spans."
     positive_int('limit', limit)
     with self.reading(kwargs.pop('mem', None)) as m:      # one version for the whole call
-        hits = self.search(q, limit=limit * 2 if spans else limit, with_ctx=with_heading, kw_ctx=heading_kw, fuse=fuse, held_first=held_first, mem=m, **kwargs)
+        hits = self.search(q, limit=limit * 2 if spans else limit, with_ctx=with_heading, kw_ctx=heading_kw, fuse=fuse,
+                           held_first=held_first, mem=m, **kwargs)
     if spans:
         groups, where = [], {}
         for h in hits:
             o = int(m.ord[m.pos_of(h.chunk)])
-            g = next((g for g in (where.get((h.chunk.node, o - 1)), where.get((h.chunk.node, o + 1))) if g is not None), None) if h.chunk.node else None
+            g = next((g for g in (where.get((h.chunk.node, o - 1)), where.get((h.chunk.node, o + 1))) if g is not None),
+                     None) if h.chunk.node else None
             if g is None: g = len(groups); groups.append([])
             groups[g].append(h); where[(h.chunk.node, o)] = g
         hits = [_span(g, m)._replace(rank=i) for i, g in enumerate(groups[:limit], 1)]
-    hits = hits[:limit]; ns = m.nodes_of([h.chunk for h in hits])      # the returned hits' nodes alone, on a mapped store
+    # the returned hits' nodes alone, on a mapped store
+    hits = hits[:limit]; ns = m.nodes_of([h.chunk for h in hits])
     return [h._replace(node=ns.get(h.chunk.node)) for h in hits]
 
 
@@ -282,25 +320,27 @@ def _up(nodes: dict, nid, kind):
 def sections(self: TreeStore, q: str,  # the user's text
              score: str = 'max',    # how a node's hits make its score: 'max', 'mean' or 'sum'
              per: int = 3,          # snippets kept per section
-             kind: str | None = None,  # roll up to the nearest ancestor of this kind (e.g. 'article'); None: the chunk's own node
+             kind: str | None = None,  # the ancestor kind to roll up to (e.g. 'article'); None: the chunk's own node
              limit: int = 10,       # sections returned
              depth: int = 50,       # chunk hits rolled up
              with_heading: bool = True,       # vectors of heading path + text
              heading_kw: bool | None = None,  # keyword index sees the heading path too (None: as `with_heading`)
-             **kwargs               # `FlatStore.search`'s arguments: mode, kw, k, weights, docs, pages, max_df, qvec, mem
+             **kwargs  # `FlatStore.search`'s arguments: mode, kw, k, weights, docs, pages, max_df, qvec, mem
             ) -> list:  # `Section`s, best first
     "Rank whole nodes by the chunk hits that fall in them."
     if score not in ('max', 'mean', 'sum'): raise ValueError(f"score must be 'max', 'mean' or 'sum', got {score!r}")
     positive_int('limit', limit); positive_int('per', per); positive_int('depth', depth)
     with self.reading(kwargs.pop('mem', None)) as m:      # one version for the whole call
-        hits = self.doc_search(q, spans=False, limit=depth, depth=depth, with_heading=with_heading, heading_kw=heading_kw, mem=m, **kwargs)
+        hits = self.doc_search(q, spans=False, limit=depth, depth=depth, with_heading=with_heading,
+                               heading_kw=heading_kw, mem=m, **kwargs)
     groups = {}
     for h in hits:
         nid = _up(m.nodes, h.chunk.node, kind)
         if nid is not None: groups.setdefault(nid, []).append(h)
     agg = {'max': max, 'sum': sum, 'mean': lambda xs: sum(xs) / len(xs)}[score]
     ranked = sorted(groups.items(), key=lambda t: (-agg([h.score for h in t[1]]), t[1][0].rank))
-    return [Section(m.nodes[nid], i, agg([h.score for h in hs]), hs[:per]) for i, (nid, hs) in enumerate(ranked[:limit], 1)]
+    return [Section(m.nodes[nid], i, agg([h.score for h in hs]), hs[:per])
+            for i, (nid, hs) in enumerate(ranked[:limit], 1)]
 
 
 # %% ../nbs/07_treestore.ipynb #3820175b
