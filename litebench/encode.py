@@ -69,7 +69,7 @@ def blas_libs(refresh: bool = False) -> list:
 
 @contextmanager
 def one_thread(refresh: bool = False):  # look for BLAS libraries again (one loaded since the last look)
-    "Every BLAS library, and torch when it is loaded, on one thread inside the block; the previous thread counts are restored after."
+    "Every BLAS library (and torch, when loaded) on one thread in the block; the previous counts come back after."
     with _one_lock:
         libs, torch = blas_libs(refresh), sys.modules.get('torch')
         before, tn = [c.num_threads for c in libs], torch.get_num_threads() if torch else None
@@ -91,7 +91,7 @@ def _signs(Vt: np.ndarray) -> np.ndarray:
 def gram_svd(X,       # a (sparse or dense) matrix, texts by terms
              k: int   # singular values and vectors kept
             ) -> tuple:
-    "(s, Vt): the `k` largest singular values of `X` and their right singular vectors as rows, exactly, through the Gram matrix of `X`'s smaller side."
+    "(s, Vt): `X`'s `k` largest singular values and right singular vectors (rows), exact, from its smaller Gram matrix."
     import scipy.sparse, scipy.linalg
     A = scipy.sparse.csr_matrix(X, dtype=np.float64)
     wide = A.shape[0] <= A.shape[1]
@@ -250,7 +250,8 @@ class Progress:
         texts = list(texts)
         if len(texts) < self.min_size: return self.encoder.encode(texts)
         from tqdm.auto import tqdm
-        parts = [self.encoder.encode(texts[i:i + self.batch]) for i in tqdm(range(0, len(texts), self.batch), desc=self.desc, unit='batch')]
+        steps = tqdm(range(0, len(texts), self.batch), desc=self.desc, unit='batch')
+        parts = [self.encoder.encode(texts[i:i + self.batch]) for i in steps]
         return np.concatenate(parts)
 
 def with_progress(encoder,                  # any `Encoder`
@@ -263,6 +264,6 @@ def with_progress(encoder,                  # any `Encoder`
 
 # %% ../nbs/05_encode.ipynb #7a1c0e05
 def window_of(encoder) -> tuple | None:
-    "(`token_spans`, `room`) of the encoder (or the encoder it wraps) that reads a window of word pieces; None when it has none."
+    "(`token_spans`, `room`) of the encoder (or one it wraps) that reads a window of word pieces; else None."
     while not hasattr(encoder, 'token_spans') and hasattr(encoder, 'encoder'): encoder = encoder.encoder
     return (encoder.token_spans, encoder.room) if hasattr(encoder, 'token_spans') else None

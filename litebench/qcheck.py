@@ -36,7 +36,8 @@ def doc_tree(path) -> tuple:
 # %% ../nbs/11a_qcheck.ipynb #7211ba41
 def _nodes_at(gold: Gold, nodes) -> list:
     "The nodes the gold's heading and pages point at."
-    return [n for n in nodes if heading_matches(n.path, gold.heading) and (gold.pages is None or pages_overlap(n.pages, gold.pages))]
+    return [n for n in nodes if heading_matches(n.path, gold.heading)
+            and (gold.pages is None or pages_overlap(n.pages, gold.pages))]
 
 def gold_path(gold: Gold,  # the `Gold`
               files: dict  # {file name: path} of the corpus
@@ -50,7 +51,8 @@ def gold_text(gold: Gold,  # the `Gold`
     "The text a gold points at: its pages, else its heading's nodes' pages, else the document."
     pages, nodes = doc_tree(gold_path(gold, files))
     if gold.pages: a, b = gold.pages
-    elif gold.heading and (ns := _nodes_at(gold, nodes)): a, b = min(n.pages[0] for n in ns), max(n.pages[1] for n in ns)
+    elif gold.heading and (ns := _nodes_at(gold, nodes)):
+        a, b = min(n.pages[0] for n in ns), max(n.pages[1] for n in ns)
     else: a, b = 1, len(pages)
     return doc_text(pages[a - 1:b])
 
@@ -59,7 +61,8 @@ def gold_problems(gold: Gold,  # the gold to check
                   files: dict  # the corpus: {file name: path}
                  ) -> list:
     "(code, message) for each problem of `gold` against the corpus; [] when it points at something."
-    if (path := gold_path(gold, files)) is None: return [('gold-file-missing', f'{gold.file}: no such file in the corpus' + did_you_mean(gold.file, files))]
+    if (path := gold_path(gold, files)) is None:
+        return [('gold-file-missing', f'{gold.file}: no such file in the corpus' + did_you_mean(gold.file, files))]
     pages, nodes = doc_tree(path)
     if gold.pages and gold.pages[1] > len(pages):
         return [('locator-empty', f'{gold.file}: pages {list(gold.pages)} outside the document ({len(pages)} pages)')]
@@ -97,7 +100,7 @@ def _jaccard(a: set, b: set) -> float: return len(a & b) / max(len(a | b), 1)
 def near_duplicates(questions,             # `Question`s
                     threshold: float = 0.8 # smallest Jaccard of word sets that counts, in (0, 1]
                    ) -> list:
-    "(id, other id, Jaccard) for each pair of questions whose word sets overlap at least `threshold`, in question order."
+    "(id, other id, Jaccard) of each pair of questions whose word sets overlap at least `threshold`, in order."
     if not 0 < threshold <= 1: raise ValueError(f'near_duplicates: threshold must be in (0, 1], got {threshold}')
     ws = [set(words(q.text)) for q in questions]
     freq = Counter(w for s in ws for w in s)
@@ -125,7 +128,8 @@ class Report:
 
     def render(self) -> str:
         "The report as readable text."
-        out = [f'{self.n} questions: {len(self.errors)} errors, {len(self.warnings)} warnings', '', f'{"suite":14} have / target']
+        out = [f'{self.n} questions: {len(self.errors)} errors, {len(self.warnings)} warnings', '',
+               f'{"suite":14} have / target']
         out += [f'{s:14} {h:4} / {"-" if t is None else t}' for s, (h, t) in self.counts.items()]
         for name, rows in (('errors', self.errors), ('warnings', self.warnings)):
             if rows: out += ['', f'{name}:'] + [f'  {i} {c}: {m}' for i, c, m in rows]
@@ -147,18 +151,21 @@ def validate(questions,          # `Question`s, from `load_questions`
             r.errors += [(q.id, c, m) for c, m in probs]
             if not probs and (run := copied_run(q.text, gold_text(g, files), k)):
                 r.warnings.append((q.id, 'copied-phrasing', f'shares {len(run.split())} words with {g.file}: "{run}"'))
-    r.warnings += [(b, 'near-duplicate', f'word sets overlap {j} with {a}') for a, b, j in near_duplicates(questions, dup)]
-    have = {s: sum(q.suite == s for q in questions) for s in [*TARGETS, *sorted({q.suite for q in questions} - set(TARGETS))]}
+    dups = near_duplicates(questions, dup)
+    r.warnings += [(b, 'near-duplicate', f'word sets overlap {j} with {a}') for a, b, j in dups]
+    suites = [*TARGETS, *sorted({q.suite for q in questions} - set(TARGETS))]
+    have = {s: sum(q.suite == s for q in questions) for s in suites}
     r.counts = {s: (h, TARGETS.get(s)) for s, h in have.items()}
-    r.warnings += [('-', 'suite-new', f'suite {s!r} ({h} question(s)) is new' + near) for s, h in have.items()   # a misspelt suite is not silently a new one
-                   if h and s not in SUITES and (near := did_you_mean(s, [x for x in have if x != s and (x in SUITES or have[x] > h)]))]
+    near = lambda s, h: did_you_mean(s, [x for x in have if x != s and (x in SUITES or have[x] > h)])
+    r.warnings += [('-', 'suite-new', f'suite {s!r} ({h} question(s)) is new' + n) for s, h in have.items()
+                   if h and s not in SUITES and (n := near(s, h))]   # a misspelt suite is not silently a new one
     return r
 
 # %% ../nbs/11a_qcheck.ipynb #c4eaf6ef
 def cmd_validate(sets_dir,           # a question file or folder
                  corpus_folder=None  # folder of the corpus PDFs; None: the default corpus
                 ) -> int:
-    "Load and validate a question set, print the report; 2 for a malformed file, 1 if validation finds problems, else 0."
+    "Validate a question set and print the report; 2 for a malformed file, 1 if validation finds problems, else 0."
     try: rep = validate(load_questions(sets_dir), corpus_folder)
     except QuestionError as ex: print(f'ERROR: {ex}', file=sys.stderr); return 2
     print(rep)

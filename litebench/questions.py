@@ -25,7 +25,8 @@ class QuestionError(ValueError):
 def problems_error(problems) -> QuestionError:
     "One `QuestionError` listing every problem, with their count."
     n = len(problems)
-    return QuestionError(f'{n} problem{"s" * (n > 1)} in question files:\n' + '\n'.join(f'  {p}' for p in problems), problems)
+    head = f'{n} problem{"s" * (n > 1)} in question files:\n'
+    return QuestionError(head + '\n'.join(f'  {p}' for p in problems), problems)
 
 # %% ../nbs/11_questions.ipynb #add95b38
 SUITES = ('lexical', 'paraphrase', 'scoped', 'multihop', 'unanswerable')
@@ -80,12 +81,15 @@ def _choice(v, allowed: tuple):
 
 def _id(v) -> str:
     "An id: a lowercase prefix, an optional hyphen and four digits."
-    if not ID_RE.match(_typed(v, (str,))): raise QuestionError(f'bad id {v!r}: a lowercase prefix, an optional hyphen and four digits, like lex0001 or lex-0001')
+    if not ID_RE.match(_typed(v, (str,))):
+        raise QuestionError(f'bad id {v!r}: a lowercase prefix, an optional hyphen and four digits, like lex0001 or '
+                            'lex-0001')
     return v
 
 def _suite(v) -> str:
     "A suite name: one lowercase word."
-    if not SUITE_RE.match(_typed(v, (str,))): raise QuestionError(f'bad suite {v!r}: one lowercase word, e.g. {", ".join(SUITES)}')
+    if not SUITE_RE.match(_typed(v, (str,))):
+        raise QuestionError(f'bad suite {v!r}: one lowercase word, e.g. {", ".join(SUITES)}')
     return v
 
 # %% ../nbs/11_questions.ipynb #0e9a3b57
@@ -123,7 +127,8 @@ class Problems(list):
         if not isinstance(d, dict): self.note(field, f'must be a mapping, got {type(d).__name__}: {d!r}'); return False
         for k in d:
             if k not in allowed:
-                self.note(f'{pre}{k}', f'unknown key{near}' if (near := did_you_mean(k, allowed)) else f'unknown key (allowed: {", ".join(allowed)})')
+                near = did_you_mean(k, allowed)
+                self.note(f'{pre}{k}', f'unknown key{near}' if near else f'unknown key (allowed: {", ".join(allowed)})')
         for k in required:
             if k not in d: self.note(f'{pre}{k}', 'missing')
         return True
@@ -160,7 +165,8 @@ def _provenance(d, P: Problems):
     if not P.keys(d, PROVENANCE_KEYS, PROVENANCE_KEYS, 'provenance'): return BAD
     for k in ('author', 'status'):
         if k in d: P.check(f'provenance.{k}', _typed, d[k], (str,), True)
-    if 'reviewed_at' in d: P.check('provenance.reviewed_at', _typed, d['reviewed_at'], (str, datetime.date, datetime.datetime), True)
+    if 'reviewed_at' in d:
+        P.check('provenance.reviewed_at', _typed, d['reviewed_at'], (str, datetime.date, datetime.datetime), True)
     return BAD if len(P) > n else dict(d)
 
 def _strings(v) -> tuple:
@@ -182,14 +188,18 @@ def question_problems(d,          # one YAML record
     P = Problems(record_name(d, path, i))
     if not P.keys(d, KEYS, REQUIRED): return BAD, P
     f = lambda k, fn, *a, default=BAD: P.check(k, fn, d[k], *a) if k in d else default
-    v = dict(id=f('id', _id), text=f('question', _nonempty), suite=f('suite', _suite), tier=f('tier', _choice, TIERS, default=None),
-             split=f('split', _choice, SPLITS, default=None), answerable=f('answerable', _typed, (bool,)))
+    v = dict(id=f('id', _id), text=f('question', _nonempty), suite=f('suite', _suite),
+             tier=f('tier', _choice, TIERS, default=None), split=f('split', _choice, SPLITS, default=None),
+             answerable=f('answerable', _typed, (bool,)))
     golds = f('gold', _typed, (list,))
     v['gold'] = BAD if golds is BAD else tuple(parse_gold(g, P, f'gold[{j}]') for j, g in enumerate(golds, 1))
-    if v['answerable'] is True and v['gold'] == (): P.note('gold', 'answerable without gold: give at least one gold source')
-    if v['answerable'] is False and v['gold'] not in ((), BAD): P.note('gold', 'unanswerable with gold: an unanswerable question must have gold: []')
+    if v['answerable'] is True and v['gold'] == ():
+        P.note('gold', 'answerable without gold: give at least one gold source')
+    if v['answerable'] is False and v['gold'] not in ((), BAD):
+        P.note('gold', 'unanswerable with gold: an unanswerable question must have gold: []')
     v.update(nuggets=f('nuggets', _strings, default=()), provenance=_provenance(d.get('provenance'), P),
-             notes=f('notes', _typed, (str,), True, default=None) or '', strategy=f('strategy', _typed, (str,), True, default=None))
+             notes=f('notes', _typed, (str,), True, default=None) or '',
+             strategy=f('strategy', _typed, (str,), True, default=None))
     if P: return BAD, P     # every BAD field has noted a problem
     return Question(**v, source=Path(path).name), P
 
@@ -210,7 +220,8 @@ class StrictLoader(yaml.SafeLoader):
                     ):
         ev = self.peek_event()
         if isinstance(ev, yaml.AliasEvent) or getattr(ev, 'anchor', None):
-            raise yaml.composer.ComposerError(None, None, 'anchors and aliases (&name, *name) are not allowed in question files', ev.start_mark)
+            msg = 'anchors and aliases (&name, *name) are not allowed in question files'
+            raise yaml.composer.ComposerError(None, None, msg, ev.start_mark)
         return super().compose_node(parent, index)
 
     def construct_mapping(self, node,  # yaml's mapping node
@@ -238,7 +249,8 @@ def read_text(path) -> str:
     try: return b.decode('utf-8')
     except UnicodeDecodeError as ex:
         line = b[:ex.start].count(b'\n') + 1
-        raise QuestionError(f'{path}: line {line}: not UTF-8 text (byte 0x{b[ex.start]:02x}); save the file as UTF-8') from None
+        raise QuestionError(f'{path}: line {line}: not UTF-8 text (byte 0x{b[ex.start]:02x}); '
+                            'save the file as UTF-8') from None
 
 def read_records(path) -> tuple:
     "The raw records of a YAML file (a list of mappings) and its opening comment block."
@@ -250,7 +262,8 @@ def read_records(path) -> tuple:
         raise QuestionError(f'{path}: {at}not valid YAML ({getattr(ex, "problem", None) or ex})') from None
     except RecursionError: raise QuestionError(f'{path}: nested too deeply to be a question file') from None
     if data is None: data = []
-    if not isinstance(data, list): raise QuestionError(f'{path}: the file must hold a list of records, got a {type(data).__name__}')
+    if not isinstance(data, list):
+        raise QuestionError(f'{path}: the file must hold a list of records, got a {type(data).__name__}')
     return data, _header(text)
 
 # %% ../nbs/11_questions.ipynb #dca0c4d9
@@ -270,7 +283,7 @@ def id_key(qid: str) -> tuple:
 
 # %% ../nbs/11_questions.ipynb #7c4e1f55
 def questions_in(paths) -> list:
-    "Every question of the files `paths` names, checked; [] when there are none; one `QuestionError` listing every problem."
+    "Every question of the files `paths` names, checked ([] when none); one `QuestionError` lists every problem."
     qs, seen, probs = [], {}, []
     for f in question_files(paths):
         try: recs = read_records(f)[0]
@@ -279,7 +292,8 @@ def questions_in(paths) -> list:
             q, P = question_problems(d, f, i); probs += P
             if q is BAD: continue
             if (k := id_key(q.id)) in seen:
-                f0, id0 = seen[k]; probs.append(f'{f}: {q.id}: id: duplicate: already used in {f0}' + (f' as {id0}' if id0 != q.id else '')); continue
+                f0, id0 = seen[k]; alias = f' as {id0}' if id0 != q.id else ''
+                probs.append(f'{f}: {q.id}: id: duplicate: already used in {f0}{alias}'); continue
             seen[k] = f, q.id; qs.append(q)
     if probs: raise problems_error(probs)
     return qs
@@ -292,5 +306,7 @@ def load_questions(paths,         # a question file or folder, or a list of them
     if not qs: raise QuestionError(f'{paths}: no questions (no records in any *.yaml or *.yml file)')
     if suites is None: return qs
     have = sorted({q.suite for q in qs})
-    if miss := [s for s in suites if s not in have]: raise QuestionError(f'{paths}: no questions in suite {miss[0]!r}{did_you_mean(miss[0], have)} (have: {", ".join(have)})')
+    if miss := [s for s in suites if s not in have]:
+        raise QuestionError(f'{paths}: no questions in suite {miss[0]!r}{did_you_mean(miss[0], have)} '
+                            f'(have: {", ".join(have)})')
     return [q for q in qs if q.suite in suites]

@@ -30,7 +30,8 @@ def locked(sets_dir,              # the question sets folder
             try: fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB); break
             except BlockingIOError:
                 if time.monotonic() - t0 >= timeout:
-                    raise LockTimeout(f'{p}: another writer (sample or split) has held this lock for over {timeout:g} s; let it finish, then retry') from None
+                    raise LockTimeout(f'{p}: another writer (sample or split) has held this lock '
+                                      f'for over {timeout:g} s; let it finish, then retry') from None
                 time.sleep(0.05)
         try: yield p
         finally: fcntl.flock(f, fcntl.LOCK_UN)
@@ -49,7 +50,8 @@ class _NoAliasDumper(yaml.SafeDumper):
 def _dump(records: list) -> str:
     "YAML text of a list of records, one blank line between them."
     if not records: return '[]\n'
-    return '\n'.join(yaml.dump([r], Dumper=_NoAliasDumper, sort_keys=False, allow_unicode=True, default_flow_style=None, width=4096) for r in records)
+    opts = dict(Dumper=_NoAliasDumper, sort_keys=False, allow_unicode=True, default_flow_style=None, width=4096)
+    return '\n'.join(yaml.dump([r], **opts) for r in records)
 
 def _reads_as(text: str) -> list:
     "The records `text` reads back as, under the loader's own rules."
@@ -61,7 +63,8 @@ def write_records(path,        # the YAML file to (re)write
                  ) -> Path:
     "Write `records` to `path` atomically, after checking the text reads back to exactly these records."
     path, text = Path(path), header + _dump(records)
-    if _reads_as(text) != (records or []): raise QuestionError(f'{path}: refusing to write: the YAML would not read back as the same records')
+    if _reads_as(text) != (records or []):
+        raise QuestionError(f'{path}: refusing to write: the YAML would not read back as the same records')
     return replace_text(path, text)
 
 # %% ../nbs/11c_qwrite.ipynb #97b12e68
@@ -84,7 +87,8 @@ def set_fields(path,     # a question file
     path = Path(path); text = read_text(path)
     recs, hdr = read_records(path)
     want = [{**r, **changes.get(r.get('id'), {})} for r in recs]
-    edits = [(*sp[k], _scalar(v)) for r, sp in zip(recs, _value_spans(text)) for k, v in changes.get(r.get('id'), {}).items() if k in sp]
+    edits = [(*sp[k], _scalar(v)) for r, sp in zip(recs, _value_spans(text))
+             for k, v in changes.get(r.get('id'), {}).items() if k in sp]
     if len(edits) == sum(len(changes.get(r.get('id'), {})) for r in recs):
         new = text
         for s, e, t in sorted(edits, reverse=True): new = new[:s] + (' ' if s == e else '') + t + new[e:]

@@ -11,7 +11,8 @@ from .core import Gold, doc_text, page_starts, norm_file, pages_overlap
 from .corpus import corpus_files
 from .queries import page_furniture
 from .relevance import heading_matches
-from .questions import QuestionError, Problems, problems_error, ID_RE, SUITE_RE, as_pages, as_heading, record_name, read_records, questions_in
+from .questions import (QuestionError, Problems, problems_error, ID_RE, SUITE_RE, as_pages, as_heading, record_name,
+                                 read_records, questions_in)
 from .qcheck import doc_tree
 from .qwrite import locked, write_records
 
@@ -37,7 +38,8 @@ class Pack(list):
 # %% ../nbs/11e_seeds.ipynb #0d0a28ea
 def _excerpt(text: str, furniture, max_chars: int) -> str:
     "The passage's text without page furniture and marker lines, white space collapsed, cut at a word."
-    keep = [l for l in text.split('\n') if l.strip() and l.strip()[0] != '▼' and re.sub(r'\d', '#', l.strip()) not in furniture]
+    keep = [l for l in text.split('\n')
+            if l.strip() and l.strip()[0] != '▼' and re.sub(r'\d', '#', l.strip()) not in furniture]
     t = ' '.join(' '.join(keep).split())
     return t if len(t) <= max_chars else t[:max_chars].rsplit(' ', 1)[0] + ' …'
 
@@ -60,20 +62,22 @@ def passages(pages,                 # a document's `Page`s
         for p in range(n.pages[0], n.pages[1] + 1):
             s, e = max(n.span[0], st[p - 1]), min(n.span[1], st[p])
             full = _excerpt(text[s:e], fur, 10 ** 9)
-            if len(full) >= min_chars: out.append(Seed(None, pages[0].doc, (p, p), n.path, _excerpt(text[s:e], fur, max_chars)))
+            if len(full) >= min_chars:
+                out.append(Seed(None, pages[0].doc, (p, p), n.path, _excerpt(text[s:e], fur, max_chars)))
     return out
 
 # %% ../nbs/11e_seeds.ipynb #7d102439
 def _used(s: Seed, used) -> bool:
     "True when a gold in `used` points at the seed's file, node and pages."
-    return any(norm_file(g.file) == norm_file(s.file) and (g.pages is None or pages_overlap(g.pages, s.pages)) and heading_matches(s.heading, g.heading) for g in used)
+    return any(norm_file(g.file) == norm_file(s.file) and (g.pages is None or pages_overlap(g.pages, s.pages))
+               and heading_matches(s.heading, g.heading) for g in used)
 
 def draw(by_file: dict,  # {file: candidate `Seed`s}
          used,           # `Gold`s already taken: the set's gold and earlier packs
          n: int,         # how many seeds
          seed: int = 0   # seed of the file order and of each file's shuffle
         ) -> list:
-    "Up to `n` unused seeds, round-robin over files in an order fixed by `seed`, each file's passages shuffled by (seed, file)."
+    "Up to `n` unused seeds, round-robin over files (in an order `seed` fixes), each file's shuffled by (seed, file)."
     names = {norm_file(f) for f in by_file}
     used = [g for g in used if norm_file(g.file) in names]
     order = sorted(by_file); random.Random(seed).shuffle(order)
@@ -106,7 +110,8 @@ def read_packs(sets_dir) -> list:
         for i, d in enumerate(read_records(f)[0], 1):
             P = Problems(record_name(d, f, i))
             if P.keys(d, Seed._fields, Seed._fields):
-                sd = Seed(d['id'], d['file'], P.check('pages', as_pages, d['pages']), P.check('heading', as_heading, d['heading']), d['excerpt'])
+                sd = Seed(d['id'], d['file'], P.check('pages', as_pages, d['pages']),
+                          P.check('heading', as_heading, d['heading']), d['excerpt'])
             probs += P
             if not P: out.append(sd)
     if probs: raise problems_error(probs)
@@ -117,7 +122,8 @@ def _pack_path(sets_dir, out) -> Path:
     "Where the next pack goes: `out`, which must lie in sets/seeds and not exist, or the next pack-NNNN.yaml."
     d = Path(sets_dir) / SEEDS
     if out is None:
-        top = max((int(m.group(1)) for f in d.glob('pack-*.yaml') if (m := re.fullmatch(r'pack-(\d+)\.yaml', f.name))), default=0)
+        nums = (int(m.group(1)) for f in d.glob('pack-*.yaml') if (m := re.fullmatch(r'pack-(\d+)\.yaml', f.name)))
+        top = max(nums, default=0)
         return d / f'pack-{top + 1:04d}.yaml'
     out = Path(out) if Path(out).is_absolute() else d / out
     if out.parent.resolve() != d.resolve() or out.suffix != '.yaml':
@@ -130,7 +136,8 @@ def corpus_passages(corpus_folder=None,    # folder of the corpus PDFs; None: th
                     max_chars: int = 300   # longest excerpt
                    ) -> dict:
     "{file: candidate `Seed`s} for every document of the corpus."
-    return {f.name: passages(*doc_tree(f), min_chars=min_chars, max_chars=max_chars) for f in corpus_files(corpus_folder)}
+    return {f.name: passages(*doc_tree(f), min_chars=min_chars, max_chars=max_chars)
+            for f in corpus_files(corpus_folder)}
 
 # %% ../nbs/11e_seeds.ipynb #b55f9870
 def sample(sets_dir,              # the question sets folder
@@ -151,8 +158,11 @@ def sample(sets_dir,              # the question sets folder
         picks = draw(by_file, used, n, seed)
         ids = next_ids({q.id for q in qs} | {s.id for s in packs}, prefix, len(picks))
         pack = Pack([s._replace(id=i) for s, i in zip(picks, ids)], _pack_path(sets_dir, out))
-        hdr = f'# Seed pack: {len(pack)} passages drawn with seed={seed}. Write one question per seed, using its id.\n\n'
-        write_records(pack.path, [dict(id=s.id, file=s.file, pages=list(s.pages), heading=list(s.heading), excerpt=s.excerpt) for s in pack], hdr)
+        hdr = (f'# Seed pack: {len(pack)} passages drawn with seed={seed}. '
+               'Write one question per seed, using its id.\n\n')
+        recs = [dict(id=s.id, file=s.file, pages=list(s.pages), heading=list(s.heading), excerpt=s.excerpt)
+                for s in pack]
+        write_records(pack.path, recs, hdr)
     return pack
 
 # %% ../nbs/11e_seeds.ipynb #8a92ab74
@@ -167,5 +177,6 @@ def cmd_sample(sets_dir,            # the question sets folder
     try: pack = sample(sets_dir, n=n, seed=seed, corpus_folder=corpus_folder, out=out, prefix=prefix)
     except QuestionError as ex: print(f'ERROR: {ex}', file=sys.stderr); return 2
     for s in pack: print(f'{s.id}  {s.file} p{s.pages[0]}  {" › ".join(s.heading)[-70:]}')
-    print(f'wrote {len(pack)} seeds to {pack.path}' + ('' if len(pack) == n else f' (only {len(pack)} unused passages left)'))
+    left = '' if len(pack) == n else f' (only {len(pack)} unused passages left)'
+    print(f'wrote {len(pack)} seeds to {pack.path}{left}')
     return 0

@@ -37,8 +37,9 @@ class SealError(Exception):
     "The sealed test split would be walked around: split labels that disagree with the recorded assignment."
 
 def question_digest(q: Question) -> str:
-    "A digest of what a question asks and where its answer lives: its text and gold, normalised (hyphens kept: the digests recorded in splits.tsv stay valid)."
-    gold = [[norm_file(g.file), g.pages, g.heading, g.text and norm_text(g.text, join=False), g.required, g.hop] for g in q.gold]
+    "A digest of a question's text and gold, normalised (hyphens kept: the digests in splits.tsv stay valid)."
+    gold = [[norm_file(g.file), g.pages, g.heading, g.text and norm_text(g.text, join=False), g.required, g.hop]
+            for g in q.gold]
     return text_hash(json.dumps([norm_text(q.text, join=False), gold]))
 
 def read_assignments(folder) -> dict:
@@ -46,10 +47,13 @@ def read_assignments(folder) -> dict:
     p = Path(folder) / ASSIGNMENTS
     if not p.exists(): return {}
     lines, out = read_text(p).splitlines(), {}
-    if not lines or lines[0] != 'id\tsplit\tdigest': raise QuestionError(f'{p}: line 1: the header must be id, split, digest, tab-separated')
+    if not lines or lines[0] != 'id\tsplit\tdigest':
+        raise QuestionError(f'{p}: line 1: the header must be id, split, digest, tab-separated')
     for n, l in enumerate(lines[1:], 2):
         r = l.split('\t')
-        if len(r) != 3 or r[1] not in SPLITS or r[0] in out: raise QuestionError(f'{p}: line {n}: expected a new id, dev or test, and a digest, tab-separated; got {l!r}')
+        if len(r) != 3 or r[1] not in SPLITS or r[0] in out:
+            raise QuestionError(f'{p}: line {n}: expected a new id, dev or test, and a digest, tab-separated; '
+                                f'got {l!r}')
         out[r[0]] = (r[1], r[2])
     return out
 
@@ -57,7 +61,8 @@ def write_assignments(folder,         # the question set's folder
                       recorded: dict  # {id: (split, digest)}
                      ) -> Path:
     "Write {id: (split, digest)} to the folder's splits.tsv, sorted by id, atomically."
-    return replace_text(Path(folder) / ASSIGNMENTS, 'id\tsplit\tdigest\n' + ''.join(f'{i}\t{s}\t{d}\n' for i, (s, d) in sorted(recorded.items())))
+    rows = ''.join(f'{i}\t{s}\t{d}\n' for i, (s, d) in sorted(recorded.items()))
+    return replace_text(Path(folder) / ASSIGNMENTS, 'id\tsplit\tdigest\n' + rows)
 
 # %% ../nbs/11d_splits.ipynb #3e7c9a40
 def assignment_problems(questions,      # the `Question`s as labelled
@@ -68,13 +73,17 @@ def assignment_problems(questions,      # the `Question`s as labelled
     for q in questions:
         r, twin = recorded.get(q.id), tests.get(question_digest(q))
         if r and r[0] != q.split: out.append(f'{q.id}: labelled {q.split or "unsplit"}, recorded {r[0]}')
-        elif q.split != 'test' and twin not in (None, q.id): out.append(f'{q.id}: labelled {q.split or "unsplit"}, but asks test question {twin} again (same text and gold)')
+        elif q.split != 'test' and twin not in (None, q.id):
+            out.append(f'{q.id}: labelled {q.split or "unsplit"}, but asks test question {twin} again '
+                       '(same text and gold)')
         elif not r and q.split: out.append(f'{q.id}: labelled {q.split}, but no split is recorded for it')
     return out
 
 def _seal_error(folder, problems) -> SealError:
-    return SealError(f'{Path(folder) / ASSIGNMENTS}: {len(problems)} split label(s) disagree with the recorded assignment; '
-                     'relabelling moves questions between dev and test without a trace (labels made elsewhere are recorded with `litebench bench split --adopt`):\n' + '\n'.join(f'  {p}' for p in problems))
+    return SealError(f'{Path(folder) / ASSIGNMENTS}: {len(problems)} split label(s) disagree with the recorded '
+                     'assignment; relabelling moves questions between dev and test without a trace '
+                     '(labels made elsewhere are recorded with `litebench bench split --adopt`):\n'
+                     + '\n'.join(f'  {p}' for p in problems))
 
 def check_assignment(questions,  # `Question`s loaded from `folder`
                      folder      # the folder (or a question file in it) whose splits.tsv holds the assignment
@@ -89,7 +98,7 @@ def split(sets_dir,              # the question sets folder
           timeout: float = 30.0, # seconds to wait for the writer lock
           adopt: bool = False    # record the labels of questions split elsewhere (no recorded assignment yet)
          ) -> dict:
-    "Give every unsplit question 'dev' or 'test', balanced per suite × tier, write the labels and record them in splits.tsv."
+    "Give every unsplit question 'dev' or 'test', balanced per suite × tier; write and record (splits.tsv) the labels."
     with locked(sets_dir, timeout):
         qs, rec = load_questions(sets_dir), read_assignments(sets_dir)
         if adopt: rec = {**{q.id: (q.split, '') for q in qs if q.split}, **rec}
@@ -109,12 +118,13 @@ def cmd_split(sets_dir,            # the question sets folder
               seed: int = 0,       # seed of the order within each stratum
               adopt: bool = False  # record the labels of questions split elsewhere (no recorded assignment yet)
              ) -> int:
-    "Split the unsplit questions into dev and test and print the balance per suite × tier; 2 for a malformed file, 1 when refused."
+    "Split the unsplit questions and print the balance per suite × tier; 2 for a malformed file, 1 when refused."
     try: got = split(sets_dir, seed=seed, adopt=adopt); qs = load_questions(sets_dir)
     except QuestionError as ex: print(f'ERROR: {ex}', file=sys.stderr); return 2
     except SealError as ex: print(f'ERROR: {ex}', file=sys.stderr); return 1
     print(f'assigned {len(got)} questions')
-    for (s, t), c in split_counts(qs).items(): print(f'{s:14} {t}  dev {c["dev"]:3}  test {c["test"]:3}  unsplit {c[None]:3}')
+    for (s, t), c in split_counts(qs).items():
+        print(f'{s:14} {t}  dev {c["dev"]:3}  test {c["test"]:3}  unsplit {c[None]:3}')
     return 0
 
 def split_counts(questions) -> dict:
@@ -131,7 +141,7 @@ def set_identity(questions) -> str:
     return text_hash(json.dumps(sorted([q.id, q.text] for q in questions)))
 
 def ledger_path() -> Path:
-    "The one ledger of test openings: the project's sets/test_ledger.jsonl inside the project checkout, else the data folder's."
+    "The one ledger of test openings: sets/test_ledger.jsonl inside the project checkout, else the data folder's."
     root = project_root()
     return root / 'sets' / LEDGER if root else data_dir() / LEDGER
 
@@ -140,7 +150,8 @@ def _count(p: Path, identity: str) -> int:
     n = 0
     for i, l in enumerate(p.read_text(encoding='utf-8').splitlines(), 1):
         try: n += json.loads(l).get('identity') == identity
-        except (ValueError, AttributeError): raise ValueError(f'{p}: line {i}: not a JSON ledger record: {l[:80]!r}') from None
+        except (ValueError, AttributeError):
+            raise ValueError(f'{p}: line {i}: not a JSON ledger record: {l[:80]!r}') from None
     return n
 
 # %% ../nbs/11d_splits.ipynb #4c9e1d37
