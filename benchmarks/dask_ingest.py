@@ -28,7 +28,7 @@ def make_pdfs(folder, n: int, pages: int = 3, per_page: int = 2, seed: int = 0) 
 
 def dask_ingest_speed(n_files: int = 10_000, workers=(1, 2), per: int | None = None) -> dict:
     "Seconds to ingest `n_files` synthetic PDFs as shards of `per` files (None: up to 50, at least 16 shards) on each number of workers (LocalCluster processes, one thread each)."
-    from litebench.encode import get_encoder
+    from litebench.models import get_encoder
     from litebench.executors import dask, ingest
     from litebench.pdf import pdf_pages
     from litebench.tree import build_tree, node_chunks

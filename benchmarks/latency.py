@@ -105,7 +105,7 @@ class Prefilled:
         "Rows for `texts`: stored ones from the table, all of them from the model when any is missing."
         if all(t in self.vecs for t in texts): return np.stack([self.vecs[t] for t in texts]) if texts else np.zeros((0, self.dim), np.float32)
         if self.model is None:
-            from litebench.encode import MiniLM
+            from litebench.models import MiniLM
             self.model = MiniLM()
         self.misses += sum(t not in self.vecs for t in texts)
         return self.model.encode(list(texts))
@@ -126,7 +126,8 @@ def built(path, encoder, docs):
 
 def real_vectors(files) -> dict:
     "MiniLM's vectors of every text a tree store of `files` embeds (from the project's embedding cache where it has them)."
-    from litebench.encode import MiniLM, cached
+    from litebench.models import MiniLM
+    from litebench.encode import cached
     from stores import Precomputed
     own_litebench(ROOT)
     enc = Precomputed(cached(MiniLM()))
@@ -243,7 +244,7 @@ def alone(s, lsa, texts, queries, qv, r=None, rv=None) -> dict:
 
 _CLI = '''import json, sys
 if sys.argv[2] == "minilm":                     # load the model up front, as 5d65926's MiniLM() did
-    from litebench.encode import MiniLM
+    from litebench.models import MiniLM
     m = MiniLM(); getattr(m, "load", lambda: None)()
 from litebench.cli import main
 rc = main(sys.argv[3:])

@@ -101,10 +101,10 @@ def _split(given: str | None, qs) -> str:
 
 def cmd_bench(args) -> int:
     "The question bench's subcommands."
-    from litebench import questions as Q, bench as B, report as R
-    if args.what == 'validate': return Q.cmd_validate(_sources(args), args.pdfs)
-    if args.what == 'sample': return Q.cmd_sample(_sources(args)[0], n=args.n, seed=args.seed, corpus_folder=args.pdfs)
-    if args.what == 'split': return Q.cmd_split(_sources(args)[0], seed=args.seed, adopt=args.adopt)
+    from litebench import questions as Q, qcheck, splits, seeds, bench as B, report as R
+    if args.what == 'validate': return qcheck.cmd_validate(_sources(args), args.pdfs)
+    if args.what == 'sample': return seeds.cmd_sample(_sources(args)[0], n=args.n, seed=args.seed, corpus_folder=args.pdfs)
+    if args.what == 'split': return splits.cmd_split(_sources(args)[0], seed=args.seed, adopt=args.adopt)
     if args.what == 'report':
         if len(args.runs) != 1: raise ValueError('bench report takes one run folder')
         print(R.render(args.runs[0])); return 0
@@ -387,7 +387,8 @@ def parser() -> argparse.ArgumentParser:
 def _mistakes() -> tuple:
     "The library's own error types: a user's mistake, printed as one line."
     from litebench.corpus import FetchError
-    from litebench.questions import QuestionError, SealError
+    from litebench.questions import QuestionError
+    from litebench.splits import SealError
     from litebench.terms import StoreError
     from litebench.pdf import PdfError
     extra = ()

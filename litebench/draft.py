@@ -8,8 +8,9 @@ import json, re, sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from collections import Counter
-from .questions import (QuestionError, Seed, SEEDS, SUITE_RE, TIERS, ID_RE, id_key, locked, question_files,
-                                 question_problems, read_packs, read_records, write_records)
+from .questions import QuestionError, SUITE_RE, TIERS, ID_RE, id_key, question_files, question_problems, read_records
+from .qwrite import locked, write_records
+from .seeds import Seed, SEEDS, read_packs
 from .replay import ReplayMiss, ReplayError, open_llm, pending_path
 
 # %% auto #0

@@ -159,13 +159,13 @@ def ingest_shard(shared: tuple,  # (folder, encoder or None, chunk size)
 def ingest(files,               # the PDF files
            folder,              # where the shards are written (made if missing)
            executor=None,       # `serial()` (None) or `dask(...)`
-           encoder='static',    # an encoder ready to embed (see above), or a spec for `encode.get_encoder`
+           encoder='static',    # an encoder ready to embed (see above), or a spec for `models.get_encoder`
            per: int = 1,        # files per shard
            size: int = 1200     # chunk size in characters (`TreeStore.add_doc`)
           ) -> list:
     ("Ingest `files` as tasks of `per` files, each into its own store shard; per shard: its path, files, "
      "pages, chunks and seconds.")
-    from litebench.encode import get_encoder
+    from litebench.models import get_encoder
     files = [Path(f) for f in files]
     if not files: raise ValueError('ingest: no files given')
     if encoder is None: raise ValueError('ingest: an encoder is needed (a store embeds every chunk it holds)')

@@ -122,7 +122,7 @@ def sealed(questions,                  # the `Question`s of the run
            folder=None  # the question files' folder, whose recorded assignment is checked; None: not checked
           ):
     "Refuse test questions unless unsealed, and split labels that disagree with the recorded assignment."
-    from litebench.questions import SealError, check_assignment
+    from litebench.splits import SealError, check_assignment
     if folder is not None: check_assignment(questions, folder)
     if (n := sum(q.split == 'test' for q in questions)) and not unseal_test:
         raise SealError(f'{n} of the {len(questions)} questions are in the sealed test split: '
@@ -134,7 +134,7 @@ def gold_errors(questions,  # the `Question`s
                 files       # paths of the corpus files
                ) -> dict:
     "{question id: message} for each question whose gold does not point into the corpus `files` (paths)."
-    from litebench.questions import gold_problems
+    from litebench.qcheck import gold_problems
     by = {p.name: p for p in files}; out = {}
     for q in questions:
         probs = [m for g in q.gold for _, m in gold_problems(g, by)]
@@ -209,7 +209,8 @@ def run_questions(questions,                 # the `Question`s to ask
                   executor=None  # None: here, one by one; an executor (`executors.serial`, `executors.dask`): in shards
                  ):
     "Ask every question of every system; rows, summary and status in a new run folder, which is returned."
-    from litebench import report, questions as Q
+    from litebench import report
+    from litebench.splits import open_test, set_identity
     if not questions: raise ValueError('no questions to ask')
     if not systems: raise ValueError('no systems to ask')
     if len({q.id for q in questions}) != len(questions): raise ValueError('question ids must be unique within a run')
@@ -228,7 +229,7 @@ def run_questions(questions,                 # the `Question`s to ask
                   **({'executor': executor.describe()} if executor is not None else {}))
     run = new_run(name, params, root=out, files=getattr(stack, 'files', ()))
     write_questions(run, questions)
-    opened = Q.open_test(Q.set_identity(questions), run.name, 'test', list(systems)) if n_test else None
+    opened = open_test(set_identity(questions), run.name, 'test', list(systems)) if n_test else None
     _run(run, questions, systems, k, stack, bad, summary or {}, progress, stage, executor, test_openings=opened)
     return run
 

@@ -91,7 +91,7 @@ def parse_system(spec: str,      # 'NAME=module:callable', or 'NAME=trec:RUNFILE
 # %% ../nbs/12_systems.ipynb #5e0a0013
 class Stack:
     "The corpus, its trees and chunks, one shared encoder and the three stores, built once."
-    def __init__(self, encoder='lsa',        # an encoder spec for `encode.get_encoder`, or an encoder object
+    def __init__(self, encoder='lsa',        # an encoder spec for `models.get_encoder`, or an encoder object
                  pdfs=None,                   # folder of PDFs; None: the default corpus
                  store_dir=None,              # where the stores live (default data/stores)
                  unit: str | None = None,     # node kind, 'leaf' or 'page' (`locate.unit_kind`); None: from the trees
@@ -124,7 +124,8 @@ def _parts(self: Stack, unit):
 
 @patch
 def _encoder(self: Stack, encoder, progress: bool):
-    from litebench.encode import get_encoder, cached, with_progress
+    from litebench.models import get_encoder
+    from litebench.encode import cached, with_progress
     enc = get_encoder(encoder) if isinstance(encoder, str) else encoder
     if getattr(enc, 'name', None) == 'lsa' and not getattr(enc, 'fitted', False):
         enc.fit([c.text for cs in self.fine.values() for c in cs])
