@@ -1,4 +1,4 @@
-"""The benchmarks' command: `python benchmarks/run.py ingest|store|latency|import|factorial|dask-ingest|scale [--repeats N] [--pdfs DIR] [--queries N] [--no-hnsw] [--before REV] [--no-cli] [--files N] [--workers 1,2] [--sizes 1,4,16,64] [--million] [--out FILE]`.
+"""The benchmarks' command: `python benchmarks/run.py ingest|store|latency|import|factorial|dask-ingest|scale [--repeats N] [--pdfs DIR] [--queries N] [--no-hnsw] [--before REV] [--no-cli] [--files N] [--workers 1,2] [--sizes 1,4,16,64] [--text 100000,1000000] [--million] [--out FILE]`.
 
 Runs from any folder. Prints what it will do, then the report, and writes the report (by default to
 `benchmarks/reports/speed_<what>.md`, or `import.md`) under a header naming the command that made it. A mistake in the command
@@ -44,6 +44,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument('--files', type=int, default=FILES, help='dask-ingest: synthetic PDFs made and ingested (default %(default)s)')
     p.add_argument('--workers', default='1,2', help='dask-ingest: worker counts to time, comma-separated (default %(default)s)')
     p.add_argument('--sizes', default='1,4,16,64', help='scale: how many times the corpus is replicated, per size (default 1,4,16,64)')
+    p.add_argument('--text', default='', help="scale: HNSW's recall and time also over this many distinct real texts' vectors, comma-separated (always: as many as each size's chunks)")
     p.add_argument('--million', action='store_true', help='scale: also time HNSW search over 1M synthetic vectors (the index is kept in data/cache once built), with its recall@10 against exact search')
     p.add_argument('--out', help='report file (default: benchmarks/reports/speed_<what>.md; import: benchmarks/reports/import.md)')
     return p
@@ -74,6 +75,9 @@ def check(a) -> argparse.Namespace:
     try: a.sizes = [int(x) for x in a.sizes.split(',')]
     except ValueError: raise UsageError(f'--sizes must be whole numbers separated by commas, got {a.sizes!r}') from None
     if not a.sizes or min(a.sizes) < 1: raise UsageError(f'--sizes must be numbers >= 1, got {a.sizes!r}')
+    try: a.text = [int(x) for x in a.text.split(',') if x.strip()]
+    except ValueError: raise UsageError(f'--text must be whole numbers separated by commas, got {a.text!r}') from None
+    if a.text and min(a.text) < 100: raise UsageError(f'--text must be numbers >= 100, got {a.text!r}')
     if a.pdfs and not Path(a.pdfs).is_dir(): raise UsageError(f'--pdfs {a.pdfs}: no such folder')
     a.pdfs = Path(a.pdfs).resolve() if a.pdfs else None
     a.out = Path(a.out).resolve() if a.out else default_out(a.what, a.paired)
@@ -96,6 +100,7 @@ def command(a) -> str:
     if a.what == 'dask-ingest' and a.files != FILES: parts += ['--files', str(a.files)]
     if a.what == 'dask-ingest' and a.workers != [1, 2]: parts += ['--workers', ','.join(map(str, a.workers))]
     if a.what == 'scale' and a.sizes != [1, 4, 16, 64]: parts += ['--sizes', ','.join(map(str, a.sizes))]
+    if a.what == 'scale' and a.text: parts += ['--text', ','.join(map(str, a.text))]
     if a.what == 'scale' and a.million: parts += ['--million']
     if a.out != default_out(a.what, a.paired): parts += ['--out', shown(a.out)]
     return ' '.join(shlex.quote(p) if i else p for i, p in enumerate(parts))
@@ -119,7 +124,7 @@ def plan(a, files) -> str:
     if a.what == 'factorial':
         line += f"; the dev questions (at most {a.queries}), ladder (7 configurations) and factorial (128), the leg cache on and off, encoder lsa"
     if a.what == 'scale':
-        line += f", sizes {'/'.join(f'{k}×' for k in a.sizes)}, {a.queries} queries{', and 1M vectors' if a.million else ''}"
+        line += f", sizes {'/'.join(f'{k}×' for k in a.sizes)}, {a.queries} queries{', distinct texts ' + '/'.join(f'{n:,}' for n in a.text) if a.text else ''}{', and 1M vectors' if a.million else ''}"
         if a.paired: line += f'; paired: before: {a.before}, after: this checkout, the sides alternating'
     if a.what == 'latency':
         line += f", {a.queries} queries and their short variants; before: {a.before}, after: this checkout{'; commands not timed' if a.no_cli else ''}"
@@ -148,7 +153,7 @@ def report(a, files) -> str:
         return paired_report(scale_paired(files, a.sizes, a.queries, a.before, a.repeats))
     if a.what == 'scale':
         from scale import scale_speed, scale_report
-        return scale_report(scale_speed(files, a.sizes, a.queries, a.million))
+        return scale_report(scale_speed(files, a.sizes, a.queries, a.million, a.text))
     from stores import store_speed, store_report
     return store_report(store_speed(files, a.repeats, n_queries=a.queries, hnsw=not a.no_hnsw))
 

@@ -35,8 +35,15 @@ def rrf(rankings,       # lists of ids, best first
     score, best = {}, {}
     for r, w in zip(rankings, weights):
         for i, x in enumerate(r, 1):
-            score[x] = score.get(x, 0.0) + w / (k + i); best[x] = min(best.get(x, i), i)
-    return sorted(score.items(), key=lambda t: (-t[1], best[t[0]], t[0]))
+            score[x] = score.get(x, 0.0) + w / (k + i)
+            if i < best.get(x, i + 1): best[x] = i
+    return _ranked(score, best)
+
+def _ranked(score: dict,  # {id: fused score}
+            best: dict    # {id: its best rank in any ranking}
+           ) -> list:
+    "[(id, score)], best first: the higher score, then the better best rank, then the id."
+    return [(x, -s) for s, _, x in sorted([(-s, best[x], x) for x, s in score.items()])]
 
 # %% ../nbs/06_fusion.ipynb #5c0f7a02
 def minmax(rankings,       # lists of ids, best first
@@ -50,10 +57,12 @@ def minmax(rankings,       # lists of ids, best first
     for r, sc, w in zip(rankings, scores, weights):
         if len(r) != len(sc): raise ValueError(f'a ranking of {len(r)} ids has {len(sc)} scores')
         lo, hi = (min(sc), max(sc)) if len(sc) else (0, 0)
+        c, span = w / tot, hi - lo
         for i, (x, v) in enumerate(zip(r, sc), 1):
-            score[x] = score.get(x, 0.0) + w / tot * ((v - lo) / (hi - lo) if hi > lo else 1.0)
-            best[x] = min(best.get(x, i), i)
-    return sorted(score.items(), key=lambda t: (-t[1], best[t[0]], t[0]))
+            score[x] = score.get(x, 0.0) + c * ((v - lo) / span if hi > lo else 1.0)
+            if i < best.get(x, i + 1): best[x] = i
+    return _ranked(score, best)
+
 
 # %% ../nbs/06_fusion.ipynb #4e1d0a02
 def tier_by_held(fused,       # [(id, score)], best first: a fusion's order (`rrf`, `minmax`); scores >= 0

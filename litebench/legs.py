@@ -16,7 +16,7 @@ from .vectors import hnsw_top
 from .snapshot import Snapshot
 
 # %% auto #0
-__all__ = ['KW_MODES', 'MODES', 'FUSIONS', 'LEG_CACHE', 'Leg', 'positive_int', 'keyword_mode']
+__all__ = ['KW_MODES', 'HELD_ALL_BELOW', 'MODES', 'FUSIONS', 'LEG_CACHE', 'Leg', 'positive_int', 'keyword_mode']
 
 # %% ../nbs/06f_legs.ipynb #bb69e807
 def _mask(m, docs, pages):
@@ -106,6 +106,9 @@ def _vector(self, qv: np.ndarray, with_ctx: bool, depth: int, docs, pages, mem=N
     return Leg(pos, s[pos].tolist())
 
 # %% ../nbs/06f_legs.ipynb #7e11d2a1
+HELD_ALL_BELOW = 50_000   # rows below which numpy's 'any' leg counts the terms each row holds beside its bm25;
+                          # from it, the terms its best rows alone hold (`held_by`: a few searches per term)
+
 def _kw_memory(m, q: str, mode: str, with_ctx: bool, depth: int, mask, max_df: float, min_terms: int) -> Leg:
     ("The keyword leg ranked in memory, in mode 'any', 'all' or 'most' (rows holding the most terms first, then by "
      "bm25).")
@@ -114,17 +117,15 @@ def _kw_memory(m, q: str, mode: str, with_ctx: bool, depth: int, mask, max_df: f
     if mode == 'any' and (k := kernels(m.n)) is not None:            # compiled
         i, s, held = m.postings.ranked_any(ts, with_ctx, depth, mask, k)
         return Leg(i.tolist(), s.tolist(), mode, held.tolist(), len(ts))
-    # ranked by bm25: the terms held counted for the best rows alone
-    if mode == 'any':
-        # every row's bm25: > 0 where it holds a term (every part is > 0)
-        s = m.postings.tally(ts, True, with_ctx, count=False)[0]
+    if mode == 'any':                                                  # ranked by bm25
+        s, held = m.postings.tally(ts, True, with_ctx, count=m.n < HELD_ALL_BELOW)   # > 0 where a row holds a term
         if mask is not None: s = s * mask
         if (hit := np.count_nonzero(s)) > depth and hit * 8 > len(s):
             i = _best(s, depth)   # many rows match: the best of all rows are rows that match
         else: i = np.flatnonzero(s); i = i[_best(s[i], depth)]
-        return Leg(i.tolist(), s[i].tolist(), mode, m.postings.held_by(ts, True, with_ctx, i).tolist(), len(ts))
-    # the matching rows alone, ascending
-    rows, s, held = m.postings.match(ts, mode != 'all', with_ctx, every=mode == 'all')
+        held = m.postings.held_by(ts, True, with_ctx, i) if held is None else held[i]
+        return Leg(i.tolist(), s[i].tolist(), mode, held.tolist(), len(ts))
+    rows, s, held = m.postings.match(ts, mode != 'all', with_ctx, every=mode == 'all')   # the matching rows alone, ascending
     key = held * (s.max(initial=0.0) + 1) + s if mode == 'most' else s
     if mask is not None: keep = mask[rows]; rows, s, held, key = rows[keep], s[keep], held[keep], key[keep]
     i = _best(key, depth)

@@ -14,7 +14,7 @@ from .postings import Postings, postings_arrays
 from .vectors import Indexes
 
 # %% auto #0
-__all__ = ['PATH_SEP', 'CACHE_FORMAT', 'path_col', 'path_of', 'read_chunks', 'Snapshot', 'Rows', 'mapped']
+__all__ = ['PATH_SEP', 'CACHE_FORMAT', 'READ_ALL', 'path_col', 'path_of', 'read_chunks', 'Snapshot', 'Rows', 'mapped']
 
 # %% ../nbs/06e_snapshot.ipynb #457a193e
 def _key(c: Chunk) -> str: return f'{c.doc}\x1f{c.start}\x1f{c.end}\x1f{c.node or ""}'
@@ -126,6 +126,9 @@ class Snapshot:
         return self._bykey[k]
 
 # %% ../nbs/06e_snapshot.ipynb #5a11c0de
+READ_ALL = 5000   # a snapshot of at most this many rows reads every chunk record at its first search (a tree store's,
+                  # every node too): one scan, 11 ms at the default corpus's 1,449 rows, then no search waits on SQLite
+
 class Rows:
     ("A snapshot's chunk records, read from its own connection on first use and kept: a sequence of `Chunk`s in row "
      "order.")
@@ -141,10 +144,14 @@ class Rows:
         return self.got[j]
     def __iter__(self):
         self.fetch(range(self.n)); return (self.got[j] for j in range(self.n))
+    @property
+    def whole(self) -> bool:
+        "Whether every record is read."
+        return len(self.got) == self.n
     def fetch(self, js):
-        "Read the records of positions `js` not yet read, in one query."
-        # in row order: all of them are read in one ordered scan (a set minus `got.keys()` would walk every kept record)
-        js = sorted(j for j in {int(j) for j in js} if j not in self.got)
+        "Read the records of positions `js` not yet read, in one query (all, in a store of `READ_ALL` rows or fewer)."
+        if self.n <= READ_ALL and len(self.got) < self.n: js = range(self.n)
+        js = sorted(j for j in {int(j) for j in js} if j not in self.got)      # in row order: all of them are read in one ordered scan (a set minus `got.keys()` would walk every kept record)
         if not js: return
         with self.lock: cs = read_chunks(self.db, self.ids, None if len(js) == self.n else self.ids[js].tolist())
         for j, c in zip(js, cs): self.got[j] = c; self.bykey[(c.doc, c.start, c.end, c.node)] = j

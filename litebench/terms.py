@@ -9,8 +9,9 @@ from functools import lru_cache
 from .core import fold, broken_words
 
 # %% auto #0
-__all__ = ['TOKENIZE', 'KEYWORD_FORMAT', 'NO_SPACES', 'StoreError', 'grams', 'index_text', 'index_functions', 'valid_text',
-           'fts_tokens', 'index_tokens', 'fts_terms', 'query_terms', 'fts_query', 'common_terms', 'window', 'lexical']
+__all__ = ['TOKENIZE', 'KEYWORD_FORMAT', 'NO_SPACES', 'WORDS_KEPT', 'StoreError', 'grams', 'index_text', 'index_functions',
+           'valid_text', 'fts_tokens', 'index_tokens', 'fts_terms', 'query_terms', 'fts_query', 'common_terms',
+           'window', 'lexical']
 
 # %% ../nbs/06a_terms.ipynb #b0f00016
 class StoreError(Exception):
@@ -75,16 +76,32 @@ def _tokenizer() -> sqlite3.Connection:
         _tok.clear(); _tok[os.getpid()] = db
     return _tok[os.getpid()]
 
+def _tokenized(texts: list) -> list:
+    "Each of `texts` as FTS5's tokenizer makes it, in order: a row each, in one transaction (under `_tok_lock`)."
+    db, got = _tokenizer(), {}
+    db.execute('BEGIN')
+    try:
+        for a in range(0, len(texts), 500):                  # (SQLite's limit of variables per statement)
+            part = texts[a:a + 500]
+            rows = [x for i, t in enumerate(part, a + 1) for x in (i, t)]
+            db.execute(f"INSERT INTO t(rowid, x) VALUES {','.join(['(?, ?)'] * len(part))}", rows)
+        for d, term in db.execute('SELECT doc, term FROM v ORDER BY doc, offset'): got.setdefault(d, []).append(term)
+    finally: db.execute('ROLLBACK')                          # the texts never stay: the table is empty for the next
+    return [tuple(got.get(i, ())) for i in range(1, len(texts) + 1)]
+
+WORDS_KEPT = 1 << 15   # words whose tokens `fts_tokens` keeps, the oldest forgotten first
+_words = {}
+
 @lru_cache(maxsize=4096)
 def fts_tokens(s: str) -> tuple:
-    "The tokens FTS5's tokenizer makes of `s` as it is, in order: the tokenizer itself."
+    "The tokens FTS5's tokenizer makes of `s` as it is, in order: the tokenizer itself, word by word, each word's kept."
+    # whitespace always separates tokens, so a text's are its words': a new text of known words needs no call
+    ws = valid_text(s).split()
     with _tok_lock:
-        db = _tokenizer()
-        db.execute('BEGIN')
-        try:
-            db.execute('INSERT INTO t(rowid, x) VALUES (1, ?)', (valid_text(s),))
-            return tuple(r[0] for r in db.execute('SELECT term FROM v ORDER BY offset'))
-        finally: db.execute('ROLLBACK')                     # the text never stays: the table is empty for the next
+        if new := [w for w in dict.fromkeys(ws) if w not in _words]: _words.update(zip(new, _tokenized(new)))
+        got = [_words[w] for w in ws]
+        while len(_words) > WORDS_KEPT: del _words[next(iter(_words))]
+    return tuple(t for g in got for t in g)
 
 def index_tokens(s: str,           # a chunk's text or context, or a query
                  query: bool = False # a query's (`grams`)

@@ -238,9 +238,9 @@ class TreeSnapshot(Snapshot):
         return self._nodes
 
     def nodes_of(self, chunks) -> dict:
-        ("Nodes by id, holding those of `chunks`: every node once they are read, "
-         "else only the nodes asked for so far (those not yet read, read now and kept).")
-        if self._nodes is not None: return self._nodes
+        "Nodes by id, holding those of `chunks`: all, once they or all records are read; else those asked for so far."
+        # a store of at most `READ_ALL` rows reads every record at its first search; nodes not read yet: read now, kept
+        if self._nodes is not None or self.chunks.whole: return self.nodes
         few = self.__dict__.setdefault('_few', {})
         if todo := [c for c in chunks if c.node and c.node not in few]: few.update(self._read_nodes(None, todo))
         return few
@@ -290,15 +290,14 @@ def doc_search(self: TreeStore, q: str,       # the user's text
     if spans:
         groups, where = [], {}
         for h in hits:
-            o = int(m.ord[m.pos_of(h.chunk)])
-            g = next((g for g in (where.get((h.chunk.node, o - 1)), where.get((h.chunk.node, o + 1))) if g is not None),
-                     None) if h.chunk.node else None
+            node, o = h.chunk.node, int(m.ord[m.pos_of(h.chunk)])
+            g = where.get((node, o - 1)) if node else None
+            if g is None and node: g = where.get((node, o + 1))
             if g is None: g = len(groups); groups.append([])
-            groups[g].append(h); where[(h.chunk.node, o)] = g
-        hits = [_span(g, m)._replace(rank=i) for i, g in enumerate(groups[:limit], 1)]
-    # the returned hits' nodes alone, on a mapped store
-    hits = hits[:limit]; ns = m.nodes_of([h.chunk for h in hits])
-    return [h._replace(node=ns.get(h.chunk.node)) for h in hits]
+            groups[g].append(h); where[(node, o)] = g
+        hits = [_span(g, m) for g in groups[:limit]]
+    hits = hits[:limit]; ns = m.nodes_of([h.chunk for h in hits])      # the returned hits' nodes alone, on a mapped store
+    return [h._replace(rank=i, node=ns.get(h.chunk.node)) for i, h in enumerate(hits, 1)]   # (no spans: rank as it was)
 
 
 # %% ../nbs/07_treestore.ipynb #ac239e8a

@@ -13,13 +13,15 @@ from .encode import one_thread, window_of
 from .terms import StoreError
 
 # %% auto #0
-__all__ = ['HNSW_WIDTH', 'HNSW_DTYPE', 'HNSW_ADD', 'HNSW_THREADS', 'usearch_index', 'hnsw_top', 'Indexes', 'Windows',
-           'windows_of', 'windows']
+__all__ = ['HNSW_WIDTH', 'WIDTH_FROM', 'WIDTH_POWER', 'HNSW_DTYPE', 'HNSW_ADD', 'HNSW_THREADS', 'FILTER_EXACT', 'hnsw_width',
+           'usearch_index', 'hnsw_candidates', 'hnsw_top', 'Indexes', 'Windows', 'windows_of', 'windows']
 
 # %% ../nbs/06d_vectors.ipynb #3c4bcedf
-# the HNSW search's width (usearch's `expansion_search`; its default is 64): wider finds more of the exact neighbours,
-# slower
+# the HNSW search's width (usearch's `expansion_search`; its default is 64) up to `WIDTH_FROM` rows: wider finds more
+# of the exact neighbours, slower
 HNSW_WIDTH = 256
+WIDTH_FROM = 100_000  # rows above which the width grows with the store (`hnsw_width`)…
+WIDTH_POWER = 0.3     # …as this power of the rows' ratio to `WIDTH_FROM` (1M rows: about 2 × `HNSW_WIDTH`, 511)
 # what a new HNSW index keeps of each vector: 8-bit integers, a quarter of float32's bytes (its candidates are scored
 # exactly: `hnsw_top`)
 HNSW_DTYPE = 'i8'
@@ -29,6 +31,12 @@ HNSW_ADD = 128
 # threads that build an HNSW index: 0, every core (two builds of the same vectors may differ); 1, one thread (the same
 # graph every build, slower)
 HNSW_THREADS = 0
+
+def hnsw_width(n: int  # the index's rows
+              ) -> int:
+    ("The HNSW search's width for an index of `n` rows: `HNSW_WIDTH` up to `WIDTH_FROM` rows, growing as "
+     "(`n` / `WIDTH_FROM`) ** `WIDTH_POWER` above, so recall holds as the graph grows.")
+    return max(HNSW_WIDTH, round(HNSW_WIDTH * (n / WIDTH_FROM) ** WIDTH_POWER))
 
 def usearch_index():
     ("usearch's `Index` class, loaded on first use. onnxruntime (which pymupdf 2 loads for its layout model) crashes "
@@ -46,9 +54,11 @@ def _hnsw(self, which: str, M: np.ndarray, version: str | None = None):
     if f and f.exists():
         try:
             idx = Index.restore(str(f), view=True)   # memory-mapped, not read, in the scalar type it was saved with
-            if idx is not None and (len(idx), idx.ndim) == M.shape: idx.expansion_search = HNSW_WIDTH; return idx
+            if idx is not None and (len(idx), idx.ndim) == M.shape:
+                idx.expansion_search = hnsw_width(len(M)); return idx
         except Exception: pass                   # removed or replaced meanwhile: rebuilt below
-    idx = Index(ndim=M.shape[1], metric='cos', dtype=HNSW_DTYPE, expansion_search=HNSW_WIDTH, expansion_add=HNSW_ADD)
+    idx = Index(ndim=M.shape[1], metric='cos', dtype=HNSW_DTYPE, expansion_search=hnsw_width(len(M)),
+                expansion_add=HNSW_ADD)
     idx.add(np.arange(len(M), dtype=np.uint64), M, threads=HNSW_THREADS)
     if f and not self.readonly:
         tmp = f.with_name(f'{f.name}.{os.getpid()}.tmp'); idx.save(str(tmp)); os.replace(tmp, f)
@@ -56,20 +66,37 @@ def _hnsw(self, which: str, M: np.ndarray, version: str | None = None):
             if old != f: old.unlink(missing_ok=True)
     return idx
 
+FILTER_EXACT = 10_000   # a filter passing fewer rows than this is searched exactly over them, not through the index
+
+def hnsw_candidates(idx,            # a usearch index over row positions
+                    qv: np.ndarray, # the query's vector
+                    depth: int,     # candidates wanted
+                    mask=None       # a bool per row: only these rows (None: all)
+                   ) -> np.ndarray:
+    ("Row positions of the index's `depth` candidates for `qv`; under `mask`, at least as many as pass it up to "
+     "`depth`: searched 4 × `depth` wide, then 4 times wider until enough pass, or the passing rows themselves "
+     "(all, to be scored exactly) once they are fewer than `FILTER_EXACT` or than the search would ask for.")
+    if mask is None: return idx.search(qv, depth).keys.astype(np.int64)
+    rows = np.flatnonzero(mask); k = 4 * depth
+    while len(rows) >= FILTER_EXACT and k < len(rows):
+        j = idx.search(qv, k).keys.astype(np.int64); j = j[mask[j]]
+        if len(j) >= depth: return j
+        k *= 4
+    return rows
+
 def hnsw_top(idx,               # a usearch index over the rows of `M` (keys: row positions)
              M: np.ndarray,     # the vectors it holds, exactly
              qv: np.ndarray,    # the query's vector
              depth: int,        # candidates returned
              mask=None          # a bool per row: only these rows (None: all)
             ) -> tuple:
-    ("(positions, exact scores) of the best `depth` of the index's candidates (4 × `depth` of them under a mask), "
-     "each scored against `M`: best first, ties by position.")
-    # in row order: the rows read in file order
-    j = np.sort(idx.search(qv, depth * (4 if mask is not None else 1)).keys.astype(np.int64))
-    if mask is not None: j = j[mask[j]]
+    ("(positions, exact scores) of the best `depth` of the index's `hnsw_candidates` (under a mask, `depth` of them "
+     "whenever that many rows pass it), each scored against `M`: best first, ties by position.")
+    j = np.sort(hnsw_candidates(idx, qv, depth, mask))   # in row order: the rows read in file order
     with one_thread(): s = M[j] @ qv
     i = np.lexsort((j, -s))[:depth]
     return j[i], s[i]
+
 
 # %% ../nbs/06d_vectors.ipynb #3c4bcee0
 class Indexes(dict):

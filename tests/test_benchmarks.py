@@ -9,10 +9,10 @@ RUN = ROOT / 'benchmarks' / 'run.py'
 SMALL = ['dir_1993_13_2022-05-28_eng.pdf', 'dir_1996_9_2019-06-06_eng.pdf']   # two short directives, 15 pages
 
 
-def run(*args, cwd, **env):
-    "Run the benchmark command from `cwd`, with the checkout importable, and return the finished process."
+def run(*args, cwd, timeout=300, **env):
+    "Run the benchmark command from `cwd`, with the checkout importable, and return the finished process (killed after `timeout` seconds)."
     e = {**os.environ, 'PYTHONPATH': os.pathsep.join([str(ROOT), os.environ.get('PYTHONPATH', '')]), **env}
-    return subprocess.run([sys.executable, str(RUN), *map(str, args)], capture_output=True, text=True, cwd=cwd, env=e, timeout=300)
+    return subprocess.run([sys.executable, str(RUN), *map(str, args)], capture_output=True, text=True, cwd=cwd, env=e, timeout=timeout)
 
 
 @pytest.fixture(scope='module')
@@ -200,7 +200,7 @@ def test_dask_ingest_mistakes(args, says, tmp_path):
 def test_scale(tmp_path):
     "The smallest size, 5 queries: one row with every column, the before numbers beside it, the targets said (never the times); the keyword kernels side by side, and the legs one after the other and at once, answering alike."
     out = tmp_path / 'scale.md'
-    r = run('scale', '--sizes', 1, '--queries', 5, '--out', out, cwd=tmp_path)
+    r = run('scale', '--sizes', 1, '--queries', 5, '--out', out, cwd=tmp_path, timeout=900)   # (MiniLM embeds the text set's 2,000 texts)
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.startswith('scale benchmark: 9 PDFs from the default corpus, 1 repeat, sizes 1×, 5 queries; report: ')
     md = out.read_text()
@@ -226,6 +226,12 @@ def test_scale(tmp_path):
         order, members, first = map(float, x[1:4]); moved = re.fullmatch(r'(\d+) of (\d+)', x[4])
         assert 0 <= order <= members <= 1 and 0 <= first <= 1 and moved and int(moved[1]) <= int(moved[2]) == n and re.fullmatch(r'[+-]\d\.\d{4} \[[+-]\d\.\d{4}, [+-]\d\.\d{4}\]', x[8]), x
     assert all(float(x[5]) <= float(x[6]) for x in kept) and 'exact vector search over the corpus\'s 1,449 chunks' in md, kept   # r@1 never above r@10
+    texts = table('| vectors | rows' + md.split('\n\n| vectors | rows')[1].split('\n\n')[0])   # HNSW on distinct real texts: each encoder's set as large as the store
+    assert [x[:2] for x in texts] == [['lsa', '1,449'], ['minilm', '1,449']] and all(re.fullmatch(r'\d+\.\d / \d+\.\d', x[2]) for x in texts), texts
+    assert all(re.fullmatch(r'(\*\*)?[01]\.\d{3} / [01]\.\d{3}, \d+\.\d\d ms(\*\*)?', c) for x in texts for c in x[4:]) and sum(c.startswith('**') for c in texts[0][4:]) == 1, texts
+    busy = table('| size | chunks | idle' + md.split('\n\n| size | chunks | idle')[1].split('\n\n')[0])   # the machine idle and busy
+    assert len(busy) == 1 and busy[0][:2] == ['1×', '1,449'] and busy[0][5] in ('yes', '**no**'), busy
+    assert 'leg cache off' in md and "**Worst cases, not the store's recall on text.**" in md
 
 
 def test_scale_paired(tmp_path):
@@ -315,3 +321,43 @@ def test_replicated_postings(pdfs, monkeypatch):
     for q in ('protection of the database', 'term of protection fifteen years', 'the member states shall', 'directive'):
         a, b = _kw_memory(m, q, 'any', True, 50, None, 0.2, 3), _kw_memory(three.mem, q, 'any', True, 50, None, 0.2, 3)
         assert a.pos and (a.score, a.held, a.terms) == (b.score, b.held, b.terms), q
+
+
+def test_intrinsic_dim(monkeypatch):
+    "The local intrinsic dimension of unit vectors on a known number of dimensions comes out near it; copies of a point give it none."
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    from texts import intrinsic_dim
+    rng = np.random.default_rng(0)
+    for d in (2, 8):
+        Z = rng.standard_normal((20000, d)) @ rng.standard_normal((d, 64)) + 5 * rng.standard_normal(64); Z /= np.linalg.norm(Z, axis=1, keepdims=True)
+        got = intrinsic_dim(Z.astype(np.float32))
+        assert abs(got['mle'] - d) < 0.15 * d and abs(got['twonn'] - d) < 0.2 * d and got['copies'] < 0.01, (d, got)
+    got = intrinsic_dim(np.tile(Z[:500].astype(np.float32), (4, 1)))
+    assert got['copies'] == 1 and got['sample'] == 0 and np.isnan(got['mle']), got
+
+
+def test_distinct_rows(monkeypatch):
+    "Of equal and zero rows only the first nonzero of each is kept, in order."
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    from texts import distinct_rows, pieces
+    X = np.array([[1, 0], [0, 0], [0, 1], [1, 0], [0, 1], [1, 1]], np.float32)
+    assert distinct_rows(X).tolist() == [0, 2, 5]
+    got = pieces('One two three four five six. Seven eight nine ten eleven twelve. Too short.')
+    assert got[0].startswith('One two') and 'Seven eight nine ten eleven twelve. Too short.' in got and len(got) == 3, got
+
+
+def test_text_rows_report(monkeypatch):
+    "The recall rows on distinct real texts, the busy-machine rows and the worst cases' labels, from a result made by hand: the store's width in bold, the ratio judged against 1.5×."
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    from scale import scale_report
+    w = lambda h, q, ms: dict(recall10=dict(held=h, queries=q), search=dict(median_ms=ms, p95_ms=ms))
+    t = dict(encoder='lsa', rows=100_000, dim=256, fit=100_000, sources={'corpus': 6000, 'python': 94000}, id=dict(mle=14.2, twonn=12.9), width=256, build_s=20.0,
+             connectivity=16, expansion_add=128, dtype='i8', by_width={128: w(0.95, 0.97, 0.3), 256: w(0.985, 0.99, 0.5)})
+    busy = dict(rounds=3, others=2, idle=dict(median_ms=1.0, p95_ms=2.0), busy=dict(median_ms=1.6, p95_ms=3.0))
+    row = dict(k=1, chunks=1449, build_s=1.0, open_first_s=0.1, any=dict(median_ms=1.0, p95_ms=2.0), all=dict(median_ms=1.0), disk_bytes=10 ** 7, text_bytes=10 ** 6,
+               hnsw=dict(recall10=1.0, forced=True, by_width={256: dict(recall10=1.0, search=dict(median_ms=0.1, p95_ms=0.1))}), busy=busy)
+    md = scale_report(dict(rows=[row], queries=5, million=None, machine='m', texts=[t],
+                           ids=dict(replicated=dict(copies=1.0, sample=0, mle=float('nan'), rows=23184), synthetic=dict(mle=81.0, twonn=79.0, rows=23184))))
+    assert '| lsa | 100,000 | 14.2 / 12.9 | 20.0 | 0.950 / 0.970, 0.30 ms | **0.985 / 0.990, 0.50 ms** |' in md, md
+    assert '| 1× | 1,449 | 1.00 / 2.00 | 1.60 / 3.00 | 1.60× | **no** |' in md and 'leg cache off' in md
+    assert 'MLE 81.0 / TwoNN 79.0' in md and 'for 100% of the points the nearest neighbour is a copy' in md and "**Worst cases, not the store's recall on text.**" in md
