@@ -95,6 +95,13 @@ def own_litebench(path) -> str:
     return str(got)
 
 
+def minilm():
+    "The side's `MiniLM` class: in `models`, or in `encode` in a checkout from before the encoders' rooms."
+    import importlib, litebench                      # (by file: an editable install's finder answers for any litebench.* name)
+    rooms = (Path(litebench.__file__).parent / 'models.py').exists()
+    return importlib.import_module('litebench.models' if rooms else 'litebench.encode').MiniLM
+
+
 class Prefilled:
     "A real encoder whose vectors for the store's texts were computed beforehand; other texts (queries) go to the model, made on first need."
     name = 'minilm'
@@ -105,8 +112,7 @@ class Prefilled:
         "Rows for `texts`: stored ones from the table, all of them from the model when any is missing."
         if all(t in self.vecs for t in texts): return np.stack([self.vecs[t] for t in texts]) if texts else np.zeros((0, self.dim), np.float32)
         if self.model is None:
-            from litebench.models import MiniLM
-            self.model = MiniLM()
+            self.model = minilm()()
         self.misses += sum(t not in self.vecs for t in texts)
         return self.model.encode(list(texts))
 
@@ -126,9 +132,9 @@ def built(path, encoder, docs):
 
 def real_vectors(files) -> dict:
     "MiniLM's vectors of every text a tree store of `files` embeds (from the project's embedding cache where it has them)."
-    from litebench.models import MiniLM
     from litebench.encode import cached
     from stores import Precomputed
+    MiniLM = minilm()
     own_litebench(ROOT)
     enc = Precomputed(cached(MiniLM()))
     built(':memory:', enc, read_docs(files)).close()
@@ -244,8 +250,10 @@ def alone(s, lsa, texts, queries, qv, r=None, rv=None) -> dict:
 
 _CLI = '''import json, sys
 if sys.argv[2] == "minilm":                     # load the model up front, as 5d65926's MiniLM() did
-    from litebench.models import MiniLM
-    m = MiniLM(); getattr(m, "load", lambda: None)()
+    import litebench, pathlib
+    rooms = (pathlib.Path(litebench.__file__).parent / "models.py").exists()   # (before the encoders' rooms: encode)
+    mod = "litebench.models" if rooms else "litebench.encode"
+    m = __import__(mod, fromlist=["MiniLM"]).MiniLM(); getattr(m, "load", lambda: None)()
 from litebench.cli import main
 rc = main(sys.argv[3:])
 json.dump(dict(rc=rc, torch="torch" in sys.modules, st="sentence_transformers" in sys.modules), open(sys.argv[1], "w"))

@@ -41,9 +41,8 @@ def _has_fusion(TreeStore) -> bool:
 def _store(root: str, files: list, queries: list, folder: str):
     "The side's tree store in `folder` (built the first time, with its own LSA) and the query vectors; the leg cache off."
     own_litebench(root)
-    import importlib.util
-    import litebench
-    S = importlib.import_module('litebench.legs' if importlib.util.find_spec('litebench.legs') else 'litebench.store')   # where LEG_CACHE is
+    import importlib, litebench   # where LEG_CACHE is: legs, or the store before its rooms (by file: see `latency.minilm`)
+    S = importlib.import_module('litebench.legs' if (Path(litebench.__file__).parent / 'legs.py').exists() else 'litebench.store')
     from litebench.encode import LSA
     from litebench.pdf import pdf_pages
     from litebench.tree import build_tree, node_chunks
@@ -111,7 +110,8 @@ def steps_side(root: str, files: list, queries: list, warm: list, folder: str, c
     for name, mods, attr in STEPS:   # 'a|b': the first module that has it (the store's rooms, else the store itself)
         *up, a = attr.split('.')
         for mod in mods.split('|'):
-            if importlib.util.find_spec(mod) is None: continue
+            here = Path(importlib.import_module('litebench').__file__).parent / f"{mod.split('.')[-1]}.py"
+            if not here.exists(): continue
             owner = importlib.import_module(mod)
             for u in up: owner = getattr(owner, u, None)
             if owner is not None and getattr(owner, a, None) is not None:
