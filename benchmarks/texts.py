@@ -142,7 +142,8 @@ def collected(docs, cache, limit: int) -> dict:
 def text_set(docs, n: int, encoder: str = 'lsa', n_held: int = 500, seed: int = 0, cache=None) -> dict:
     "Up to `n` distinct real texts' unit vectors (float32), none equal to another nor zero, in order: the corpus's first, then the others (`collected`) shuffled (`seed`); and the `n_held` texts next in that order, held out as queries (drawn as the set's own texts are). `encoder`: 'lsa', fitted on `FIT_TEXTS` of the texts (as a store of them fits its own), or 'minilm'. Kept in `cache` once made: {X, held, encode (the encoder's `encode`, for queries), source, counts, texts collected}."
     import pickle
-    from litebench.encode import LSA, MiniLM
+    from litebench.encode import LSA
+    from litebench.models import MiniLM
     cache = Path(cache or ROOT / 'data' / 'cache'); cache.mkdir(parents=True, exist_ok=True)
     t = collected(docs, cache, int(n * 1.2) + n_held + 1000); texts, src = t['texts'], np.array(t['source'])
     rng = np.random.default_rng(seed); first = np.flatnonzero(src == 'corpus'); rest = rng.permutation(np.flatnonzero(src != 'corpus'))
