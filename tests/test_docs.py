@@ -182,9 +182,13 @@ def test_paragraphs_and_shown():
     assert dc.shown(paras, nbmd.words('An item of a list that counts.')) == [paras[0]]
 
 
+FIT = dict(widths=[], broken={}, past=0, scroll=0)   # a table that fits: no word broken, nothing past the window
+
+
 def report(**kw) -> dict:
     "What Chromium reports for a findings page that shows everything; `kw` spoils a part of it."
-    r = dict(h1='Findings page', text='See the page and nowhere. one two', tables=[dict(head=['finding', 'evidence'], rows=2, shown=True, top=10)],
+    r = dict(h1='Findings page', text='See the page and nowhere. one two',
+             tables=[dict(head=['finding', 'evidence'], rows=2, shown=True, top=10, widths=[300, 300], broken={}, past=0, scroll=0)],
              images=[dict(src='fig.png', loaded=True, width=1, height=1, shown=True, top=20)], height=900)
     return r | kw
 
@@ -197,11 +201,27 @@ def test_check_page_finds_what_is_missing():
     if shutil.which('pandoc'): assert problems(report()) == []
     else: pytest.skip('pandoc is not installed (Debian: apt-get install pandoc)')
     assert any('did not load' in x for x in problems(report(images=[dict(src='fig.png', loaded=False, width=0, height=0, shown=True, top=1)])))
-    assert any('not the findings table' in x for x in problems(report(tables=[dict(head=['system', 'n'], rows=9, shown=True, top=1)] + report()['tables'])))
-    assert any('shows 1 rows' in x for x in problems(report(tables=[dict(head=['finding', 'evidence'], rows=1, shown=True, top=1)])))
+    assert any('not the findings table' in x for x in problems(report(tables=[dict(head=['system', 'n'], rows=9, shown=True, top=1, **FIT)] + report()['tables'])))
+    assert any('shows 1 rows' in x for x in problems(report(tables=[dict(head=['finding', 'evidence'], rows=1, shown=True, top=1, **FIT)])))
     assert any('prose paragraphs are not shown' in x for x in problems(report(text='one two')))
     assert any("the command 'pytest' is not shown" in x for x in problems(report(), commands=('pytest',)))
     assert any('title shown' in x for x in problems(report(h1='Something else')))
+    assert problems(report(h1='Findings page\u2019s')) != problems(report(h1="Findings page"))
+    tab = lambda **kw: report(tables=[report()['tables'][0] | kw])
+    assert any("column 'finding' (30 px) breaks 1 word(s) such as 'finding'" in x for x in problems(tab(widths=[30, 600], broken={'0': ['finding']})))
+    assert any('40 px past the window' in x for x in problems(tab(past=40)))
+    assert any('wider than the page' in x for x in problems(tab(scroll=200)))
+
+
+def test_stale_pages():
+    "A findings page made before the last change to a module its notebook runs (directly or through another module) is stale."
+    mods = dc.page_modules(ROOT / 'nbs/evals/doc_eval.ipynb')
+    assert {'doceval', 'store', 'snapshot', 'tree'} <= mods and 'cli' not in mods      # snapshot only through store
+    assert dc.imported_modules('from litebench import store, report\nfrom litebench.core import (a,\n  b)\nimport litebench.tree') == {'store', 'report', 'core', 'tree'}
+    head = subprocess.run(['git', 'rev-parse', 'HEAD'], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    assert dc.stale(head, mods) == []
+    first = subprocess.run(['git', 'log', '-1', '--format=%H', '--', 'litebench/snapshot.py'], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    assert any(x.startswith('snapshot (') for x in dc.stale(first + '~1', mods))
 
 
 @needs_browser
@@ -215,6 +235,20 @@ def test_browser_sees_images_load_or_not(tmp_path):
     assert [i['loaded'] for i in bad['images']] == [False] and [i['loaded'] for i in good['images']] == [True]
     assert good['h1'] == 'Findings page' and good['tables'][0]['head'] == ['finding', 'evidence'] and good['tables'][0]['rows'] == 2
     assert (tmp_path / 'shots/good-top.png').stat().st_size > 1000 and (tmp_path / 'shots/good-full.png').exists()
+    assert good['tables'][0]['broken'] == {} and good['tables'][0]['past'] == 0
+
+
+@needs_browser
+@needs_pandoc
+def test_browser_measures_columns(tmp_path):
+    "In Chromium at the check's width, a column crushed by a long neighbour breaks its words, and the project's styles keep it whole."
+    long = ' '.join(['evidence'] * 400)
+    site = mini_site(tmp_path, body=f'| name | evidence |\n|-|------------------------------------------------|\n| Incomprehensibilities | {long} |')
+    crushed = dc.look(site.out / 'evals/f.html', tmp_path / 'shots', 'crushed')['tables'][0]
+    assert 'Incomprehensibilities' in crushed['broken'].get('0', []) and crushed['widths'][0] < 100, crushed
+    shutil.copy(ROOT / 'nbs/styles.css', site.out / 'styles.css')
+    whole = dc.look(site.out / 'evals/f.html', tmp_path / 'shots', 'whole')['tables'][0]
+    assert whole['broken'] == {} and whole['past'] == 0 and whole['widths'][0] > crushed['widths'][0], whole
 
 
 # ---------------------------------------------------------------- the findings pages' renderer

@@ -1,6 +1,8 @@
 """The docs check: nbdev's own processing of `nbs/`, README.md against `nbs/index.ipynb`, every processed page turned into HTML
-with pandoc (Quarto's engine), and the home page and both findings pages opened in headless Chromium, screenshotted and
-checked for what a reader must see: the prose, a findings table, each figure loaded, no broken internal link.
+with pandoc (Quarto's engine), and the home page, the four findings pages and the tutorials opened in headless Chromium at a
+laptop's width (1280 px), screenshotted and checked for what a reader must see: the prose, a findings table first, each figure
+loaded, every table's columns at least as wide as their longest word and nothing past the window's edge, no broken internal
+link. A findings page made before the last change to a module its notebook runs is stale and fails.
 
     python tools/docs_check.py              # the whole check; pages and screenshots under _docs_check/ (gitignored)
     python tools/docs_check.py --readme     # write README.md from nbs/index.ipynb, as `nbdev_readme` does with Quarto
@@ -22,8 +24,11 @@ OUT = ROOT / '_docs_check'
 BROWSER_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
                  '--disable-component-update', '--disable-sync', '--hide-scrollbars']
 # The pages a reader meets first, what they are called in the screenshots, and what each must show.
-PAGES = {'index.ipynb': 'home', 'evals/rendered/doc_eval.md': 'doc_eval', 'evals/rendered/bench.md': 'bench'}
+PAGES = {'index.ipynb': 'home', 'evals/rendered/doc_eval.md': 'doc_eval', 'evals/rendered/bench.md': 'bench',
+         'evals/rendered/recall.md': 'recall', 'evals/rendered/answers.md': 'answers',
+         'tutorials/stranger.ipynb': 'stranger', 'tutorials/own_pdfs.ipynb': 'own_pdfs', 'tutorials/own_manual.ipynb': 'own_manual'}
 FINDINGS_HEAD = ('finding', 'evidence')
+WIDTH = 1280   # the browser window's width in pixels: a laptop's, where tables must read
 
 
 class Problems(list):
@@ -130,11 +135,28 @@ $body$
 <script>
 window.addEventListener('load', () => {
   const main = document.querySelector('main'), top = e => e.getBoundingClientRect().top + window.scrollY;
+  // How a table fits: each column's width in pixels, the words a column breaks across lines (a column narrower than its
+  // longest word), and how far the table reaches past the window's right edge (0: it fits; a scrolling wrapper counts as fitting).
+  const fit = t => {
+    const broken = {}, rows = [...t.rows];
+    rows.forEach(tr => [...tr.cells].forEach((c, i) => {
+      const walk = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
+      for (let n; (n = walk.nextNode());) for (const m of n.data.matchAll(/[^\s\-‐]+/g)) {   // a line may end after a hyphen: words are the runs between
+        const rg = document.createRange(); rg.setStart(n, m.index); rg.setEnd(n, m.index + m[0].length);
+        const lines = new Set([...rg.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.bottom)));
+        if (lines.size > 1) (broken[i] = broken[i] || []).push(m[0]);
+      }
+    }));
+    let box = t; while (box.parentElement && box !== main && getComputedStyle(box).overflowX === 'visible') box = box.parentElement;
+    const edge = Math.min(window.innerWidth, box === main ? window.innerWidth : box.getBoundingClientRect().right);
+    return {widths: rows.length ? [...rows[0].cells].map(c => Math.round(c.getBoundingClientRect().width)) : [],
+            broken, past: Math.max(0, Math.round(t.getBoundingClientRect().right - edge)), scroll: t.scrollWidth - t.clientWidth};
+  };
   const r = {title: document.title, h1: (document.querySelector('h1.title') || {}).innerText || '', text: main.innerText,
     images: [...main.querySelectorAll('img')].map(i => ({src: i.getAttribute('src'), loaded: i.complete && i.naturalWidth > 0,
               width: i.naturalWidth, height: i.naturalHeight, shown: i.offsetWidth > 0 && i.offsetHeight > 0, top: top(i)})),
     tables: [...main.querySelectorAll('table')].map(t => ({head: [...t.querySelectorAll('tr:first-child th')].map(x => x.innerText.trim()),
-              rows: t.querySelectorAll('tbody tr').length, shown: t.offsetHeight > 0, top: top(t)})),
+              rows: t.querySelectorAll('tbody tr').length, shown: t.offsetHeight > 0, top: top(t), ...fit(t)})),
     height: document.documentElement.scrollHeight};
   const s = document.createElement('script'); s.type = 'application/json'; s.id = 'page-report';
   s.textContent = JSON.stringify(r).replace(/</g, '\\u003c'); document.body.appendChild(s);
@@ -299,13 +321,13 @@ def chromium(url: str, *args, timeout: int = 120) -> str:
 def look(f: Path, shots: Path, name: str) -> dict:
     "Open page `f` in Chromium: what it shows (text, tables, images as loaded), and screenshots of its top and of the whole page."
     url = f.resolve().as_uri()
-    dom = chromium(url, '--window-size=1400,1000', '--virtual-time-budget=20000', '--dump-dom')   # the screenshots' width
+    dom = chromium(url, f'--window-size={WIDTH},1000', '--virtual-time-budget=20000', '--dump-dom')   # the screenshots' width
     m = re.search(r'<script type="application/json" id="page-report">(.*?)</script>', dom, re.S)
     if not m: raise RuntimeError(f'{f}: the page did not finish loading in Chromium (no report)')
     rep = json.loads(html.unescape(m[1]))
     shots.mkdir(parents=True, exist_ok=True)
     for part, h in (('top', 1000), ('full', min(max(rep['height'], 1000), 16000))):
-        chromium(url, f'--window-size=1400,{h}', '--virtual-time-budget=20000', f'--screenshot={shots / f"{name}-{part}.png"}')
+        chromium(url, f'--window-size={WIDTH},{h}', '--virtual-time-budget=20000', f'--screenshot={shots / f"{name}-{part}.png"}')
     return rep
 
 
@@ -354,12 +376,20 @@ def check_page(name: str,            # what the page is called in messages and s
                findings: str | None = None,  # a findings page's markdown: its findings table first, every figure loaded
                commands=()):         # commands the page must show
     "What a reader must see on one page: its title, every paragraph of its prose, its images loaded; a findings page's findings table first and its figures."
-    p.check(rep['h1'].strip() == title.strip(), f'{name}: the title shown is {rep["h1"]!r}, not {title!r}')
+    plain = lambda x: x.strip().replace('\u2019', "'").replace('\u2018', "'")   # pandoc and Quarto make quotes typographic
+    p.check(plain(rep['h1']) == plain(title), f'{name}: the title shown is {rep["h1"]!r}, not {title!r}')
     paras = paragraphs(prose)
     missing = shown(paras, words(rep['text']))
     p.check(paras and not missing, f'{name}: {len(missing)} of {len(paras)} prose paragraphs are not shown, e.g. {" ".join((missing or [[]])[0][:12])!r}')
     for i in rep['images']:
         p.check(i['loaded'] and i['shown'], f'{name}: image {i["src"]} did not load ({i["width"]}×{i["height"]} px)')
+    for i, tb in enumerate(x for x in rep['tables'] if x['shown']):
+        what = f'{name}: table {i + 1} ({" | ".join(tb["head"][:3])[:60]})'
+        head = lambda c: tb['head'][int(c)] if int(c) < len(tb['head']) else f'column {int(c) + 1}'
+        p.check(not tb['broken'], f'{what} at {WIDTH} px: ' + '; '.join(
+            f'column {head(c)!r} ({tb["widths"][int(c)] if int(c) < len(tb["widths"]) else "?"} px) breaks {len(w)} word(s) such as {w[0]!r}'
+            for c, w in tb['broken'].items()))
+        p.check(tb['past'] == 0, f'{what} reaches {tb["past"]} px past the window\'s edge at {WIDTH} px')
     t = ' ' + ' '.join(words(rep['text'])) + ' '
     for cmd in commands: p.check(' ' + ' '.join(words(cmd)) + ' ' in t, f'{name}: the command {cmd!r} is not shown')
     if findings is None: return
@@ -370,6 +400,7 @@ def check_page(name: str,            # what the page is called in messages and s
     first = tabs[0] if tabs else None
     p.check(first and all(h in [x.lower() for x in first['head']] for h in FINDINGS_HEAD),
             f'{name}: the first table on the page is not the findings table (columns {first and first["head"]})')
+    p.check(first and first['scroll'] <= 1, f'{name}: the findings table is {first and first["scroll"]} px wider than the page at {WIDTH} px: a reader scrolls sideways to read it')
     want = len(_findings_rows(findings))
     p.check(first and want and first['rows'] == want, f'{name}: the findings table shows {first and first["rows"]} rows, the page has {want}')
 
@@ -387,6 +418,39 @@ def _findings_rows(md: str) -> list:
     return []
 
 
+_IMPORT = re.compile(r'^\s*(?:from\s+(litebench(?:\.\w+)*|\.\w*)\s+import\s+(\([^)]*\)|[\w \t,]+)|import\s+(litebench(?:\.\w+)*))', re.M)
+
+
+def imported_modules(src: str, pkg: Path = ROOT / 'litebench') -> set:
+    "The package's modules that Python source `src` imports by name (`from litebench.x import`, `from .x import`, `from litebench import x`)."
+    mods = set()
+    for frm, names, imp in _IMPORT.findall(src):
+        base = (frm or imp).replace('litebench', '', 1).lstrip('.')
+        if base: mods.add(base.split('.')[0])
+        else: mods |= {n for n in re.findall(r'\w+', names) if (pkg / f'{n}.py').is_file()}
+    return {m for m in mods if (pkg / f'{m}.py').is_file()}
+
+
+def page_modules(nb: Path, pkg: Path = ROOT / 'litebench') -> set:
+    "Every module of the package an eval notebook's code runs: the ones it imports and, in turn, the ones those import."
+    cells = json.loads(nb.read_text(encoding='utf-8'))['cells']
+    todo = imported_modules('\n'.join(''.join(c['source']) for c in cells if c['cell_type'] == 'code'), pkg)
+    seen = set()
+    while todo:
+        m = todo.pop(); seen.add(m)
+        todo |= imported_modules((pkg / f'{m}.py').read_text(encoding='utf-8'), pkg) - seen
+    return seen
+
+
+def stale(made: str, mods: set) -> list:
+    "The modules (of `mods`) whose last change commit `made` does not contain, each with that change: what makes a page stale."
+    out = []
+    for m in sorted(mods):
+        last = subprocess.run(['git', 'log', '-1', '--format=%h', '--', f'litebench/{m}.py'], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+        if last and subprocess.run(['git', 'merge-base', '--is-ancestor', last, made], cwd=ROOT).returncode: out.append(f'{m} ({last})')
+    return out
+
+
 def check_rendered(p: Problems, folder: Path = ROOT / 'nbs/evals/rendered', names=('doc_eval', 'bench', 'recall', 'answers')):
     "The committed findings pages: made from a commit they name, markdown tables without HTML or cut cells, figures beside them."
     for name in names:
@@ -397,6 +461,10 @@ def check_rendered(p: Problems, folder: Path = ROOT / 'nbs/evals/rendered', name
         if p.check(m, f'{f.name}: does not say which commit made it'):
             r = subprocess.run(['git', 'cat-file', '-e', m[1] + '^{commit}'], cwd=ROOT, capture_output=True)
             p.check(r.returncode == 0 or not (ROOT / '.git').exists(), f'{f.name}: commit {m[1]} is not in this repository')
+            if r.returncode == 0 and (nb := ROOT / 'nbs/evals' / f'{name}.ipynb').exists():
+                old = stale(m[1], page_modules(nb))
+                p.check(not old, f'{f.name}: made from {m[1][:7]}, before the last change to {", ".join(old)}, which its notebook runs: '
+                                 f'run `python tools/render_eval.py {name}`')
         p.check('<style' not in md and 'class="dataframe"' not in md, f'{f.name}: holds pandas HTML')
         cut = [l for l in md.splitlines() if l.startswith('|') and re.search(r'\.\.\.\s*\|', l)]
         p.check(not cut, f'{f.name}: a table cell is cut short: {cut[:1]}')

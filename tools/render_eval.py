@@ -25,7 +25,17 @@ def _md_table(df):
     cell = lambda v: v.replace('|', '\\|').replace('\n', '<br>') if isinstance(v, str) else v
     try: t = df if isinstance(df.index, _pd.RangeIndex) else df.reset_index()
     except ValueError: t = df
-    return t.rename(columns=lambda c: cell(str(c))).map(cell).to_markdown(index=False)
+    t = t.rename(columns=lambda c: cell(str(c))).map(cell)
+    md = t.to_markdown(index=False).split('\n')
+    # Pandoc (so Quarto) shares out the width of a table with a line over 72 characters by its separator's dashes: each column
+    # gets its longest word and at most 40 characters' worth, so that no column is crushed by a long neighbour.
+    def dashes(j, seg):
+        texts = [str(t.columns[j])] + [str(v) for v in t.iloc[:, j]]
+        word = max((len(w) for x in texts for w in x.replace('<br>', ' ').split()), default=0)
+        n = max(3, word, min(max(map(len, texts)), 40))
+        return (':' if seg.startswith(':') else '') + '-' * n + (':' if seg.endswith(':') else '')
+    if len(md) > 1: md[1] = '|' + '|'.join(dashes(j, g) for j, g in enumerate(md[1].strip('|').split('|'))) + '|'
+    return '\n'.join(md)
 _ip().display_formatter.formatters['text/markdown'].for_type(_pd.DataFrame, _md_table)
 _pd.set_option('display.max_colwidth', None, 'display.max_columns', None, 'display.max_rows', None, 'display.width', 100000)
 %matplotlib inline'''
