@@ -216,6 +216,18 @@ def busy_sides(call, args, cold, rounds: int = 3, others: int = 2) -> dict:
     return dict(rounds=rounds, others=others, **{k: dict(median_ms=med(k, 'median_ms'), p95_ms=med(k, 'p95_ms')) for k in runs})
 
 
+def verify_sides(path, q: str, qvec, rounds: int = 5) -> dict | None:
+    "Open + first query (`open_first`) with each saved file's checksum checked when the snapshot is opened (`snapshot.VERIFY`, the default) and unchecked, alternating `rounds` times (the files in the page cache for both): the median seconds of each. None in a checkout without checksums."
+    mod = room('VERIFY')
+    if not hasattr(mod, 'VERIFY'): return None
+    keep, runs = mod.VERIFY, {True: [], False: []}
+    try:
+        for _ in range(rounds):
+            for v in runs: mod.VERIFY = v; s, t = open_first(path, q, qvec); s.close(); runs[v].append(t)
+    finally: mod.VERIFY = keep
+    return dict(rounds=rounds, checked_s=statistics.median(runs[True]), unchecked_s=statistics.median(runs[False]))
+
+
 def open_and_search(path, queries, qvecs, warmup: int = 5) -> dict:
     "Open the store, answer the first query (timed together), then each query's doc_search time, kw 'any' and kw 'all', the store's leg cache off (`LEG_CACHE` = 0: every query's legs computed, the warm-up's too); the HNSW index's recall@10; the keyword kernels, the legs one after the other and at once, and the machine idle and busy, side by side, each pass on the store opened afresh."
     if hasattr(llegs, 'LEG_CACHE'): llegs.LEG_CACHE = 0       # (a checkout from before the leg cache has none)
@@ -236,6 +248,7 @@ def open_and_search(path, queries, qvecs, warmup: int = 5) -> dict:
     out['kernels'] = kernel_sides(search, args, reopen)
     out['legs'] = setting_sides(search, args, reopen, 'PARALLEL_FROM', {'one': None, 'two': 0})   # one thread, or two (the legs at once, the keyword leg's terms beside each other)
     out['busy'] = busy_sides(search, args, reopen)                                       # hybrid doc_search, two other processes busy on the cores or not
+    out['verify'] = verify_sides(path, queries[0], qvecs[0])                              # the snapshot's checksums checked at open, or not
     if hasattr(lpostings, 'PREFIX_POSTINGS'): out['prefixes'] = setting_sides(search, args, reopen, 'PREFIX_POSTINGS', {'summed': False, 'read': True})   # every prefix summed at search, or its postings read summed
     box['s'].close(); return out
 
@@ -469,6 +482,13 @@ def scale_report(r: dict) -> str:
               '| size | chunks | idle p50 / p95 (ms) | busy p50 / p95 (ms) | p50 ratio | within 1.5× |', '|---|---|---|---|---|---|']
         L += [f"| {x['k']}× | {x['chunks']:,} | {x['busy']['idle']['median_ms']:.2f} / {x['busy']['idle']['p95_ms']:.2f} | {x['busy']['busy']['median_ms']:.2f} / {x['busy']['busy']['p95_ms']:.2f} | "
               f"{(ratio := x['busy']['busy']['median_ms'] / x['busy']['idle']['median_ms']):.2f}× | {'yes' if ratio <= 1.5 else '**no**'} |" for x in bb]
+    vv = [x for x in rows if x.get('verify')]
+    if vv:
+        L += ['', f"The snapshot's checksums: a new store object opening the saved snapshot and answering its first query with each file's CRC-32 checked (`snapshot.VERIFY`, the default: a damaged file is caught before it answers) and unchecked, "
+                  f"alternating {vv[0]['verify']['rounds']} times in one process (the files in the page cache for both); medians:", '',
+              '| size | chunks | checked (s) | unchecked (s) | cost (s) | ratio |', '|---|---|---|---|---|---|']
+        L += [f"| {x['k']}× | {x['chunks']:,} | {x['verify']['checked_s']:.3f} | {x['verify']['unchecked_s']:.3f} | {x['verify']['checked_s'] - x['verify']['unchecked_s']:+.3f} | "
+              f"{x['verify']['checked_s'] / x['verify']['unchecked_s']:.2f}× |" for x in vv]
     pp = [x for x in rows if x.get('prefixes')]
     if pp:
         L += ['', "Each prefix's postings read summed (`postings.PREFIX_POSTINGS`, the default: a query word that is an indexed term beginning others reads the postings of all it begins, summed per row when the store was built) "

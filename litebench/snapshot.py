@@ -4,7 +4,7 @@
 
 # %% ../nbs/06e_snapshot.ipynb #b0f00053
 from __future__ import annotations
-import json, math, mmap, os, shutil, threading, uuid, weakref
+import json, math, mmap, os, shutil, threading, uuid, weakref, zlib
 from pathlib import Path
 import numpy as np
 from fastcore.basics import patch
@@ -14,7 +14,8 @@ from .postings import Postings, postings_arrays
 from .vectors import Indexes
 
 # %% auto #0
-__all__ = ['PATH_SEP', 'CACHE_FORMAT', 'READ_ALL', 'path_col', 'path_of', 'read_chunks', 'Snapshot', 'Rows', 'mapped']
+__all__ = ['PATH_SEP', 'CACHE_FORMAT', 'READ_ALL', 'VERIFY', 'path_col', 'path_of', 'read_chunks', 'Snapshot', 'Rows', 'mapped',
+           'Damaged', 'file_crc']
 
 # %% ../nbs/06e_snapshot.ipynb #457a193e
 def _key(c: Chunk) -> str: return f'{c.doc}\x1f{c.start}\x1f{c.end}\x1f{c.node or ""}'
@@ -45,7 +46,7 @@ def read_chunks(db,           # a connection to the store
     got = {r[0]: Chunk(r[1], (r[2], r[3]), r[4], r[5], r[6], r[7], path_of(r[8], r[9])) for r in rows}
     return [got[i] for i in (all_ids.tolist() if ids is None else ids)]
 
-CACHE_FORMAT = 2   # the layout of a snapshot's files; another layout is never read (2: with the prefixes' postings)
+CACHE_FORMAT = 3   # the layout of a snapshot's files; another layout is never read (2: with the prefixes' postings; 3: with checksums)
 
 class Snapshot:
     ("One version of a store in memory: chunk positions, vectors, keyword postings, read in one transaction (or "
@@ -191,9 +192,9 @@ def save(self: Snapshot, store, a: dict):
                 continue       # a matrix that is the other one is saved once
             x = _stored(k, x)
             np.save(tmp / f'{k}.npy', np.ascontiguousarray(x))
-            files[k] = [list(x.shape), x.dtype.str, (tmp / f'{k}.npy').stat().st_size]
+            files[k] = [list(x.shape), x.dtype.str, (tmp / f'{k}.npy').stat().st_size, file_crc(tmp / f'{k}.npy')]
         (tmp / 'lists.json').write_text(json.dumps({k: x for k, x in a.items() if isinstance(x, list)}))
-        files['lists'] = [[], 'json', (tmp / 'lists.json').stat().st_size]
+        files['lists'] = [[], 'json', (tmp / 'lists.json').stat().st_size, file_crc(tmp / 'lists.json')]
         # written last, read first
         (tmp / 'manifest.json').write_text(json.dumps({**_manifest(self), 'files': files, 'C_is_V': a['C'] is a['V']}))
         if self.folder.exists(): shutil.rmtree(self.folder)                               # a broken one: replaced
@@ -205,14 +206,19 @@ def save(self: Snapshot, store, a: dict):
 @patch
 def load(self: Snapshot, store) -> dict | None:
     ("This version's saved arrays, memory-mapped, when the manifest names this version and these rows and every file "
-     "has its size, shape and type; else None.")
+     "has its size, shape, type and checksum; else None (a damaged file in a read-only store: `Damaged`).")
     f = self.folder
     try:
         man = json.loads((f / 'manifest.json').read_text())
         if {k: man.get(k) for k in ('format', 'version', 'digest')} != _manifest(self): return None
         a = {}
-        for k, (shape, dt, size) in man['files'].items():
-            if (f / f'{k}.{"json" if k == "lists" else "npy"}').stat().st_size != size: return None
+        for k, (shape, dt, size, crc) in man['files'].items():
+            file = f / f'{k}.{"json" if k == "lists" else "npy"}'
+            if file.stat().st_size != size: return None
+            if VERIFY and file_crc(file) != crc:
+                if store.readonly:
+                    raise Damaged(f'{file}: damaged (its bytes are not the ones saved); open the store writable once to rebuild its snapshot')
+                return None
             if k == 'lists': a.update(json.loads((f / 'lists.json').read_text())); continue
             a[k] = np.load(f / f'{k}.npy', mmap_mode='r' if math.prod(shape) else None, allow_pickle=False)
             if isinstance(a[k], np.memmap):
@@ -222,3 +228,16 @@ def load(self: Snapshot, store) -> dict | None:
         return a if {'ids', 'V', 'C', 'off', 'idx', 'docs', 'vocab', 'pre', 'poff', 'pidx', 'ptt',
                      'ptc'} <= set(a) else None
     except (OSError, ValueError, KeyError, TypeError): return None
+
+# %% ../nbs/06e_snapshot.ipynb #435f8687
+VERIFY = True   # check each saved file's checksum when a snapshot is opened (the scale benchmark measures the cost)
+
+class Damaged(StoreError):
+    "A snapshot's saved file whose bytes are not the ones saved."
+
+def file_crc(f: Path, block: int = 1 << 22) -> int:
+    "The CRC-32 of file `f`'s bytes, read in blocks of `block` bytes: a damaged byte anywhere changes it."
+    crc = 0
+    with open(f, 'rb') as fh:
+        while b := fh.read(block): crc = zlib.crc32(b, crc)
+    return crc
