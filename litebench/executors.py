@@ -4,13 +4,13 @@
 
 # %% ../nbs/23_executors.ipynb #3d000004
 from __future__ import annotations
-import hashlib, io, time
+import hashlib, io, os, time
 from pathlib import Path
 from fastcore.basics import store_attr, patch
 from .systems import Stack
 
 # %% auto #0
-__all__ = ['pack', 'unpack', 'serial', 'dask', 'scheduler', 'ingest_shard', 'ingest', 'ShardedStore']
+__all__ = ['CONNECT_S', 'pack', 'unpack', 'serial', 'dask', 'cores', 'scheduler', 'ingest_shard', 'ingest', 'ShardedStore']
 
 # %% ../nbs/23_executors.ipynb #3d000007
 _STACKS, _HELD = {}, {}   # per worker process: rebuilt stacks by (fingerprint, folder); unpacked payloads by digest
@@ -66,6 +66,8 @@ class serial:
     def __exit__(self, *a): pass
 
 # %% ../nbs/23_executors.ipynb #3d000010
+CONNECT_S = 5   # seconds to wait for a scheduler named by its address to answer
+
 class dask:
     "Shards as tasks on a Dask cluster: a `LocalCluster` started here, or a running scheduler."
     def __init__(self, address: str | None = None,  # None (running client, else a LocalCluster), 'local' or 'tcp://…'
@@ -91,7 +93,10 @@ class dask:
                                                          processes=self.processes, dashboard_address=':0',
                                                          silence_logs=logging.ERROR)
                 self._client = distributed.Client(self._cluster)
-            else: self._client = distributed.Client(self.address)
+            else:
+                try: self._client = distributed.Client(self.address, timeout=CONNECT_S)
+                except OSError:
+                    raise ValueError(f'--scheduler {self.address}: no Dask scheduler answered within {CONNECT_S} s') from None
         return self._client
 
     def workers(self) -> int: return max(1, len(self.client().scheduler_info()['workers']))
@@ -125,6 +130,11 @@ def map(self: dask, fn, shared, shards):
     finally: c.cancel(list(futs))
 
 # %% ../nbs/23_executors.ipynb #3d000013
+def cores() -> int:
+    "The cores this process may run on (its CPU affinity where the system says, else the machine's)."
+    try: return len(os.sched_getaffinity(0))
+    except AttributeError: return os.cpu_count() or 1
+
 def scheduler(spec: str | None  # None, 'local', 'local:N' or a scheduler address such as 'tcp://host:8786'
              ):
     "The executor a `--scheduler` names (None: none, the questions asked here)."
@@ -133,6 +143,8 @@ def scheduler(spec: str | None  # None, 'local', 'local:N' or a scheduler addres
         n = spec.partition(':')[2] or '2'
         if not n.isdigit() or int(n) < 1:
             raise ValueError(f'--scheduler {spec!r}: local:N needs a number of workers N >= 1')
+        if int(n) > cores():
+            raise ValueError(f'--scheduler {spec!r}: {n} workers on a machine with {cores()} cores; use local:{cores()} or fewer')
         return dask('local', n_workers=int(n))
     if '://' not in spec:
         raise ValueError(f"--scheduler {spec!r}: expected 'local', "
