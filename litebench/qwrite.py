@@ -4,10 +4,11 @@
 
 # %% ../nbs/11c_qwrite.ipynb #7db7e163
 from __future__ import annotations
-import fcntl, os, time
-from contextlib import contextmanager
+import os
+from contextlib import contextmanager, ExitStack
 from pathlib import Path
 import yaml
+from .core import lock_file
 from .questions import QuestionError, StrictLoader, read_text, read_records
 
 # %% auto #0
@@ -24,17 +25,12 @@ def locked(sets_dir,              # the question sets folder
     "Hold the exclusive writer lock `sets_dir/.lock` for the duration of the block."
     if not Path(sets_dir).is_dir(): raise QuestionError(f'{sets_dir}: no such folder of question sets')
     p = Path(sets_dir) / '.lock'
-    with open(p, 'a') as f:
-        t0 = time.monotonic()
-        while True:
-            try: fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB); break
-            except BlockingIOError:
-                if time.monotonic() - t0 >= timeout:
-                    raise LockTimeout(f'{p}: another writer (sample or split) has held this lock '
-                                      f'for over {timeout:g} s; let it finish, then retry') from None
-                time.sleep(0.05)
-        try: yield p
-        finally: fcntl.flock(f, fcntl.LOCK_UN)
+    with ExitStack() as held:
+        try: held.enter_context(lock_file(p, timeout))
+        except TimeoutError:
+            raise LockTimeout(f'{p}: another writer (sample or split) has held this lock '
+                              f'for over {timeout:g} s; let it finish, then retry') from None
+        yield p
 
 # %% ../nbs/11c_qwrite.ipynb #928d16fb
 def replace_text(path: Path, text: str) -> Path:

@@ -4,11 +4,10 @@
 
 # %% ../nbs/19_replay.ipynb #9e1a0004
 from __future__ import annotations
-import fcntl, hashlib, json
+import hashlib, json
 from collections import Counter
-from contextlib import contextmanager
 from pathlib import Path
-from .core import file_sha256
+from .core import file_sha256, lock_file
 
 # %% auto #0
 __all__ = ['ReplayMiss', 'ReplayError', 'prompt_key', 'read_jsonl', 'read_store', 'pending_path', 'Replay', 'fill', 'open_llm']
@@ -57,14 +56,6 @@ def read_store(path  # a replay store: JSONL lines {"key", "model", "completion"
     return model, table
 
 # %% ../nbs/19_replay.ipynb #9e1a0012
-@contextmanager
-def _locked(path: Path):
-    "An exclusive lock on `path`.lock while the block runs."
-    with open(path.with_name(path.name + '.lock'), 'a') as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try: yield
-        finally: fcntl.flock(f, fcntl.LOCK_UN)
-
 def pending_path(store) -> Path:
     "Where record mode writes the prompts `store` cannot answer: PATH.pending.jsonl."
     return Path(f'{store}.pending.jsonl')
@@ -96,7 +87,7 @@ class Replay:
 
     def _record(self, k, system, user, purpose) -> bool:
         p = pending_path(self.path); p.parent.mkdir(parents=True, exist_ok=True)
-        with _locked(p):
+        with lock_file(f'{p}.lock'):
             if p.exists() and any(d['key'] == k for d in read_jsonl(p, ('key',))): return False
             with open(p, 'a', encoding='utf-8') as f:
                 f.write(json.dumps(dict(key=k, purpose=purpose, system=system, user=user), ensure_ascii=False) + '\n')
@@ -120,7 +111,7 @@ def fill(store,          # the replay store to append to
     have, table = read_store(store) if store.is_file() else (None, {})
     if have is not None and have != model:
         raise ReplayError(f'{store}: holds model {have!r}; completions of {model!r} go in another store')
-    with _locked(p):
+    with lock_file(f'{p}.lock'):
         left, n = [], 0
         with open(store, 'a', encoding='utf-8') as f:
             for d in read_jsonl(p, ('key', 'system', 'user')):

@@ -4,11 +4,11 @@
 
 # %% ../nbs/10a_runs.ipynb #367f6400
 from __future__ import annotations
-import fcntl, json, os, subprocess, time
+import json, os, subprocess, time
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from .core import data_dir, file_sha256, project_root, text_hash, Question, Gold
+from .core import data_dir, file_sha256, lock_file, lock_held, project_root, text_hash, Question, Gold
 
 # %% auto #0
 __all__ = ['git_state', 'corpus_state', 'new_run', 'Rows', 'finish_run', 'alive', 'read_run', 'write_questions', 'read_questions']
@@ -104,19 +104,7 @@ def finish_run(run: Path,                    # the run folder
 @contextmanager
 def alive(run):
     "Hold the run's lock while the block runs: the mark that its process is alive."
-    with open(Path(run) / '.lock', 'a') as f:
-        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        try: yield
-        finally: fcntl.flock(f, fcntl.LOCK_UN)
-
-def _held(run: Path) -> bool:
-    "Whether a live process holds the run's lock."
-    p = run / '.lock'
-    if not p.exists(): return False
-    with open(p, 'a') as f:
-        try: fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError: return True
-        fcntl.flock(f, fcntl.LOCK_UN); return False
+    with lock_file(Path(run) / '.lock', timeout=0): yield
 
 # %% ../nbs/10a_runs.ipynb #bda5e1b3
 def _rows(p: Path, finished: bool) -> tuple:
@@ -134,7 +122,7 @@ def read_run(run) -> dict:
     run = Path(run)
     if not (run / 'run.json').exists(): raise FileNotFoundError(f'{run}: not a run folder (no run.json)')
     meta = json.loads((run / 'run.json').read_text())
-    if meta.get('status') == 'running' and not _held(run): meta['status'] = 'killed'
+    if meta.get('status') == 'running' and not lock_held(run / '.lock'): meta['status'] = 'killed'
     rows, cut = _rows(run / 'per_query.jsonl', meta.get('status') == 'done')
     s = run / 'summary.json'
     plan = meta.get('params', {}).get('planned_rows')

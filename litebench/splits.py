@@ -4,9 +4,9 @@
 
 # %% ../nbs/11d_splits.ipynb #e3264e47
 from __future__ import annotations
-import datetime, fcntl, json, os, sys
+import datetime, json, os, sys
 from pathlib import Path
-from .core import Question, text_hash, norm_file, norm_text, project_root, data_dir
+from .core import Question, text_hash, norm_file, norm_text, project_root, data_dir, lock_file
 from .questions import QuestionError, SPLITS, question_files, read_records, read_text, load_questions
 from .qwrite import locked, set_fields, replace_text
 
@@ -164,10 +164,9 @@ def open_test(identity: str,  # `set_identity` of the questions asked
     p = ledger_path(); p.parent.mkdir(parents=True, exist_ok=True)
     line = json.dumps(dict(time=datetime.datetime.now(datetime.timezone.utc).isoformat(), identity=identity, run=run_id,
                            split=split, systems=[getattr(s, 'name', s) for s in systems]))
-    with open(p, 'a+', encoding='utf-8') as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try: f.write(line + '\n'); f.flush(); os.fsync(f.fileno()); return _count(p, identity)
-        finally: fcntl.flock(f, fcntl.LOCK_UN)
+    with lock_file(f'{p}.lock'):
+        with open(p, 'a', encoding='utf-8') as f: f.write(line + '\n'); f.flush(); os.fsync(f.fileno())
+        return _count(p, identity)
 
 def openings(identity: str) -> int:
     "How many times the ledger says the test split of the set `identity` was opened."
