@@ -10,10 +10,11 @@ from fnmatch import fnmatchcase
 from functools import lru_cache
 from fastcore.basics import patch
 from typing import NamedTuple
+from .legs import positive_int
 
 # %% auto #0
-__all__ = ['MIN_READING', 'name_words', 'compact', 'subsequence', 'abbreviates', 'one_typo', 'name_score', 'NameIndex',
-           'doc_label', 'node_forms']
+__all__ = ['MIN_READING', 'MAX_QUERY', 'name_words', 'compact', 'subsequence', 'abbreviates', 'one_typo', 'name_score',
+           'NameIndex', 'doc_label', 'node_forms']
 
 # %% ../nbs/07a_names.ipynb #93701d8e
 _camel = re.compile(r'[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+[a-z]*')
@@ -107,6 +108,8 @@ def name_score(q: str,      # the query as typed
     return 0.25 * len(g & gc) / len(g | gc) if g else 0.0
 
 # %% ../nbs/07a_names.ipynb #eea4f078
+MAX_QUERY = 500   # characters of a query the lane scores: a name is shorter (the corpus's longest form is checked below)
+
 class NameIndex:
     "Fuzzy search over names: entries (key, forms), candidates by first letter and trigrams, scored by `name_score`."
     def __init__(self, entries,            # (key, forms) pairs; forms: the name first, then its qualified forms
@@ -131,8 +134,8 @@ class NameIndex:
             i for i, _ in sorted(shared.items(), key=lambda t: (-t[1], t[0]))[:self.max_trigram]}
 
     def search(self, q: str, limit: int = 10) -> list:
-        "[(key, score)], best first, scores above 0 only."
-        got = []
+        "[(key, score)], best first, scores above 0 only; a query scored by its first `MAX_QUERY` characters."
+        limit, q, got = positive_int('limit', limit), q[:MAX_QUERY], []
         for i in self.candidates(q):
             s = max(name_score(q, f) for f in self.forms[i])
             if s > 0: got.append((-s, len(self.forms[i][0]), i))
