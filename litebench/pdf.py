@@ -4,14 +4,15 @@
 
 # %% ../nbs/02_pdf.ipynb #fa721eea
 from __future__ import annotations
-import os, re, warnings
+import os, re, unicodedata, warnings
 from pathlib import Path
 from typing import NamedTuple
 import pymupdf
 from .core import Page, Line
 
 # %% auto #0
-__all__ = ['OutlineItem', 'PdfError', 'PdfWarning', 'Pages', 'shown', 'doc_name', 'pdf_pages', 'read_corpus']
+__all__ = ['JUNK_SHARE', 'OutlineItem', 'PdfError', 'PdfWarning', 'Pages', 'shown', 'doc_name', 'junk_share', 'junk_pages',
+           'pdf_pages', 'read_corpus']
 
 # %% ../nbs/02_pdf.ipynb #58719d2c
 class OutlineItem(NamedTuple):
@@ -120,6 +121,20 @@ def _outline(d, name: str) -> tuple:
              f'{d.page_count} (dropped), e.g. {bad[0]!r}'] if bad else []
     return [it for it in items if it.page], warns
 
+# %% ../nbs/02_pdf.ipynb #efe5669d
+JUNK_SHARE = 0.10   # a page with more of its characters than this not text (see `junk_share`) is read as glyph codes
+
+def junk_share(text: str) -> float:
+    ("The share of a text's visible characters that are no text: control characters, private-use or unassigned "
+     "code points, U+FFFD, as a font whose text map is damaged or missing gives glyph codes instead of letters.")
+    seen = [c for c in text if not c.isspace()]
+    bad = sum(c == '\ufffd' or unicodedata.category(c) in ('Cc', 'Co', 'Cn', 'Cs') for c in seen)
+    return bad / len(seen) if seen else 0.0
+
+def junk_pages(pages) -> list:
+    "The numbers of the pages whose text is mostly not text (`junk_share` above `JUNK_SHARE`)."
+    return [p.page for p in pages if junk_share(p.text) > JUNK_SHARE]
+
 # %% ../nbs/02_pdf.ipynb #95eb25f6
 def _text_warnings(name: str, pages) -> list:
     "A warning when some or all pages have no extractable text."
@@ -127,8 +142,15 @@ def _text_warnings(name: str, pages) -> list:
     if not empty: return []
     if len(empty) == len(pages):
         return [f'{name}: no extractable text (image-only or blank?) on any of its {len(pages)} page(s)']
-    return [f'{name}: {len(empty)} of {len(pages)} pages have no extractable text (pages '
-            f'{", ".join(map(str, empty[:5]))}{", …" if len(empty) > 5 else ""})']
+    return [f'{name}: {len(empty)} of {len(pages)} pages have no extractable text (pages {_listed(empty)})']
+
+def _listed(ns) -> str: return f'{", ".join(map(str, ns[:5]))}{", …" if len(ns) > 5 else ""}'
+
+def _junk_warnings(name: str, pages) -> list:
+    "A warning naming the pages read as glyph codes rather than text (`junk_pages`)."
+    junk = junk_pages(pages)
+    return [f'{name}: {len(junk)} of {len(pages)} pages read as glyph codes, not text (pages {_listed(junk)}): '
+            'a font\'s text map is damaged or missing'] if junk else []
 
 def _mupdf_said(name: str) -> list:
     "A warning when mupdf reported problems while reading (its messages since the last reset)."
@@ -146,19 +168,23 @@ def pdf_pages(path) -> Pages:
             raise PdfError(name,
                            _DAMAGED if d.is_repaired else f'failed while reading its pages or outline ({ex})') from None
         if d.is_repaired: raise PdfError(name, _DAMAGED)   # repaired while the pages or the outline were read
-    warns += _text_warnings(name, pages) + _mupdf_said(name)
+    warns += _text_warnings(name, pages) + _junk_warnings(name, pages) + _mupdf_said(name)
     for w in warns: warnings.warn(w, PdfWarning, stacklevel=2)
     return Pages(pages, name, outline, warns)
 
 # %% ../nbs/02_pdf.ipynb #6f708192
 def read_corpus(files,                  # the PDF files, e.g. `corpus_files(folder)`
-                skip_bad: bool = False, # skip unreadable files (returned in `skipped`) instead of stopping at the first
+                skip_bad: bool = False, # skip unreadable files and files read as glyph codes (returned in `skipped`) instead of stopping at the first
                ) -> tuple:
     "Read every file with `pdf_pages`: `(docs, skipped)`, `skipped` holding (file name, reason) pairs."
     files, docs, skipped = list(files), [], []
     if not files: raise ValueError('read_corpus: no files given')
     for f in files:
-        try: docs.append(pdf_pages(f))
+        try:
+            doc = pdf_pages(f)
+            if junk := junk_pages(doc):
+                raise PdfError(doc.doc, f'{len(junk)} of {len(doc)} pages read as glyph codes, not text (pages {_listed(junk)})')
+            docs.append(doc)
         except PdfError as e:
             if not skip_bad: raise
             skipped.append((doc_name(f), e.reason))
