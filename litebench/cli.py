@@ -4,14 +4,14 @@
 
 # %% ../nbs/17_cli.ipynb #e123b903
 from __future__ import annotations
-import argparse, json, sys
+import argparse, json, re, sys
 from collections import Counter
 from pathlib import Path
 from .runner import DEFAULTS
 from .cliargs import parser
 
 # %% auto #0
-__all__ = ['cmd_fetch', 'cmd_ingest', 'cmd_eval', 'cmd_bench', 'cmd_export', 'cmd_recall', 'main']
+__all__ = ['cmd_fetch', 'cmd_ingest', 'aliases', 'for_terminal', 'cmd_eval', 'cmd_bench', 'cmd_export', 'cmd_recall', 'main']
 
 # %% ../nbs/17_cli.ipynb #e123b905
 def cmd_fetch(args) -> int:
@@ -38,24 +38,69 @@ def cmd_ingest(args) -> int:
     print(f"{total['docs']} documents, {total['pages']} pages, {total['nodes']} nodes, {total['chunks']} chunks")
     return 0
 
+# %% ../nbs/17_cli.ipynb #10436fd7
+def aliases(names, width: int = 16) -> dict:
+    "{name: alias} for the configuration names longer than `width`: c1, c2, … in the order given."
+    return {n: f'c{i}' for i, n in enumerate([n for n in dict.fromkeys(names) if len(n) > width], 1)}
+
+def _aliased(text: str, al: dict) -> str:
+    "`text` with each name of `al` replaced by its alias, longest first, never inside a longer name."
+    for n in sorted(al, key=len, reverse=True): text = re.sub(rf'(?<![\w+-]){re.escape(n)}(?![\w+-])', al[n], text)
+    return text
+
+def _rule(cell: str) -> bool: return '-' in cell and set(cell) <= set(':-')
+
+def _table(lines) -> list:
+    "A markdown table's lines re-padded to its cells' widths (its rule row keeps each column's alignment)."
+    rows = [[c.strip() for c in l.strip().strip('|').split('|')] for l in lines]
+    rule = next((r for r in rows if all(map(_rule, r))), [])
+    w = [max([3] + [len(r[i]) for r in rows if r is not rule]) for i in range(len(rows[0]))]
+    right = [c.endswith(':') and not c.startswith(':') for c in rule] or [False] * len(w)
+    cell = lambda c, i: c.rjust(w[i]) if right[i] else c.ljust(w[i])
+    rl = lambda c, i: (':' if c.startswith(':') else '-') + '-' * (w[i] - 2) + (':' if c.endswith(':') else '-')
+    return ['| ' + ' | '.join((rl if r is rule else cell)(c, i) for i, c in enumerate(r)) + ' |' for r in rows]
+
+# %% ../nbs/17_cli.ipynb #9933083e
+def for_terminal(text: str,  # a rendered report (markdown)
+                 names,      # the run's system names
+                 full=None   # where the full legend is (the run's report.md)
+                ) -> str:
+    "The report for a terminal: long names as aliases with their key, tables re-padded, the legend short and last."
+    al, out, block = aliases(names), [], []
+    lines = _aliased(text, al).splitlines() + ['']
+    legend = next((l for l in lines if l.startswith('How to read this report:')), None)
+    for l in lines:
+        if l.startswith('|'): block.append(l); continue
+        if block: out += _table(block); block = []
+        if l is not legend: out.append(l)
+    out = '\n'.join(out).strip().replace('\n\n\n', '\n\n').splitlines()
+    key = [f'  {a} = {n}' for n, a in al.items()]
+    short = legend and legend.split('. ')[0].replace('How to read this report: every', 'Every') + '.' + (
+        f' The rest of the legend (diagnostic cells, verdicts, p-values): {full}' if full else '')
+    return '\n'.join(out + (['', 'Key:'] + key if key else []) + ([''] + [short] if short else []))
+
 # %% ../nbs/17_cli.ipynb #e123b906
 def _systems(specs, questions=None) -> dict:
     from litebench.systems import parse_system
     return dict(parse_system(s, questions) for s in specs or [])
 
-def _done(run, tables: bool = True) -> int:
-    "Print a finished run's report and folder; 1 when the run failed."
+def _report(run) -> str:
+    "A run folder's report as a terminal shows it (`for_terminal`)."
     from litebench.report import render
     from litebench.runs import read_run
-    print(render(run)); print(f'run folder: {run}')
+    return for_terminal(render(run), [r['system'] for r in read_run(run)['rows']], Path(run) / 'report.md')
+
+def _done(run, tables: bool = True) -> int:
+    "Print a finished run's report and folder; 1 when the run failed."
+    from litebench.runs import read_run
+    print(_report(run)); print(f'run folder: {run}')
     st = read_run(run)['run']['status']
     if st != 'done': print(f"ERROR: the run ended {st}: {read_run(run)['run'].get('error')}", file=sys.stderr)
     return 0 if st == 'done' else 1
 
 def cmd_eval(args) -> int:
     "Run the doc evaluation, or re-render a run's report."
-    from litebench.report import render
-    if args.what == 'report': print(render(args.run)); return 0
+    if args.what == 'report': print(_report(args.run)); return 0
     from litebench.doceval import run_doc_eval
     print(f'doc eval: encoder {args.encoder}, {args.n} sentences and their degraded variants, '
           f'corpus {args.pdfs or "default"}')
@@ -104,7 +149,7 @@ def cmd_bench(args) -> int:
     if args.what == 'validate': return qcheck.cmd_validate(_sources(args), args.pdfs)
     if args.what == 'sample': return seeds.cmd_sample(_sources(args)[0], n=args.n, seed=args.seed, corpus_folder=args.pdfs)
     if args.what == 'split': return splits.cmd_split(_sources(args)[0], seed=args.seed, adopt=args.adopt)
-    if args.what == 'report': print(R.render(args.run)); return 0
+    if args.what == 'report': print(_report(args.run)); return 0
     if args.what == 'compare': print(R.compare_runs(args.base, args.change, allow_partial=args.allow_partial)); return 0
     if args.what in ('judge', 'agree', 'draft'): return _graded(args)
     abstain = _abstain(args.abstain)                  # a mistake here is refused before any store is built
