@@ -84,11 +84,14 @@ def _systems(specs, questions=None) -> dict:
     from litebench.systems import parse_system
     return dict(parse_system(s, questions) for s in specs or [])
 
+def _names(*runs) -> list:
+    from litebench.runs import read_run
+    return [r['system'] for run in runs for r in read_run(run)['rows']]
+
 def _report(run) -> str:
     "A run folder's report as a terminal shows it (`for_terminal`)."
     from litebench.report import render
-    from litebench.runs import read_run
-    return for_terminal(render(run), [r['system'] for r in read_run(run)['rows']], Path(run) / 'report.md')
+    return for_terminal(render(run), _names(run), Path(run) / 'report.md')
 
 def _done(run, tables: bool = True) -> int:
     "Print a finished run's report and folder; 1 when the run failed."
@@ -150,7 +153,9 @@ def cmd_bench(args) -> int:
     if args.what == 'sample': return seeds.cmd_sample(_sources(args)[0], n=args.n, seed=args.seed, corpus_folder=args.pdfs)
     if args.what == 'split': return splits.cmd_split(_sources(args)[0], seed=args.seed, adopt=args.adopt)
     if args.what == 'report': print(_report(args.run)); return 0
-    if args.what == 'compare': print(R.compare_runs(args.base, args.change, allow_partial=args.allow_partial)); return 0
+    if args.what == 'compare':
+        print(for_terminal(R.compare_runs(args.base, args.change, allow_partial=args.allow_partial),
+                           _names(args.base, args.change))); return 0
     if args.what in ('judge', 'agree', 'draft'): return _graded(args)
     abstain = _abstain(args.abstain)                  # a mistake here is refused before any store is built
     from litebench.configs import parse_spec; parse_spec(args.configs)   # and a misspelt configuration
