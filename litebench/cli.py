@@ -265,7 +265,7 @@ def cmd_recall(args) -> int:
     if args.base and args.base_config: raise ValueError('--base and --base-config: choose one baseline')
     if args.queries and not Path(args.queries).is_file():
         raise FileNotFoundError(f'--queries {args.queries}: no such query set file')
-    for cfg in filter(None, (args.config, args.base_config)): R.recall_config(cfg)   # a misspelt factor, before any store
+    for cfg in filter(None, (args.config, args.base_config)): R.recall_config(cfg)   # a misspelt factor: refused now
     from contextlib import nullcontext
     from litebench.executors import scheduler
     ex = scheduler(args.scheduler)

@@ -122,7 +122,8 @@ def _bench_run(bs, qs, stack, run, sched):
     b.add_argument('--limit', type=int, help='the first N questions only (default: all)')
     b.add_argument('--abstain', metavar='SCORE:T1,T2', help='also run each configuration abstaining below each '
                                                             'threshold of SCORE (fused, keyword or vector)')
-    b.add_argument('--answers', action='store_true', help='write an answer per row from the top chunks (the answer tier)')
+    b.add_argument('--answers', action='store_true',
+                   help='write an answer per row from the top chunks (the answer tier)')
     b.add_argument('--generator', default='extractive', choices=['extractive', 'llm'],
                    help='with --answers: who writes the answers (default: %(default)s, needs no model)')
     _llm_opt(b, 'with --generator llm')

@@ -176,7 +176,7 @@ def trec_mapping(rows,               # a run's rows
 _UNSAFE = set('<>:"/\\|?*%')   # not allowed in a file name on Windows, or '/' on POSIX; '%' so the name decodes back
 
 def file_part(s: str) -> str:
-    "`s` as part of a file name: only white space, control and unsafe characters percent-encoded (`unquote` reads it back)."
+    "`s` in a file name: only white space, control and unsafe characters percent-encoded (`unquote` undoes it)."
     return ''.join(quote(c, safe='') if c in _UNSAFE or c.isspace() or ord(c) < 32 else c for c in s)
 
 def export_trec(run,                       # a run folder (with its questions.jsonl)
