@@ -4,13 +4,14 @@
 
 # %% ../nbs/17_cli.ipynb #e123b903
 from __future__ import annotations
-import argparse, json, sys
+import argparse, json, re, sys
 from collections import Counter
 from pathlib import Path
 from .runner import DEFAULTS
+from .cliargs import parser
 
 # %% auto #0
-__all__ = ['DATA_NOTE', 'cmd_fetch', 'cmd_ingest', 'cmd_eval', 'cmd_bench', 'cmd_export', 'cmd_recall', 'parser', 'main']
+__all__ = ['cmd_fetch', 'cmd_ingest', 'aliases', 'for_terminal', 'cmd_eval', 'cmd_bench', 'cmd_export', 'cmd_recall', 'main']
 
 # %% ../nbs/17_cli.ipynb #e123b905
 def cmd_fetch(args) -> int:
@@ -37,26 +38,72 @@ def cmd_ingest(args) -> int:
     print(f"{total['docs']} documents, {total['pages']} pages, {total['nodes']} nodes, {total['chunks']} chunks")
     return 0
 
+# %% ../nbs/17_cli.ipynb #10436fd7
+def aliases(names, width: int = 16) -> dict:
+    "{name: alias} for the configuration names longer than `width`: c1, c2, … in the order given."
+    return {n: f'c{i}' for i, n in enumerate([n for n in dict.fromkeys(names) if len(n) > width], 1)}
+
+def _aliased(text: str, al: dict) -> str:
+    "`text` with each name of `al` replaced by its alias, longest first, never inside a longer name."
+    for n in sorted(al, key=len, reverse=True): text = re.sub(rf'(?<![\w+-]){re.escape(n)}(?![\w+-])', al[n], text)
+    return text
+
+def _rule(cell: str) -> bool: return '-' in cell and set(cell) <= set(':-')
+
+def _table(lines) -> list:
+    "A markdown table's lines re-padded to its cells' widths (its rule row keeps each column's alignment)."
+    rows = [[c.strip() for c in l.strip().strip('|').split('|')] for l in lines]
+    rule = next((r for r in rows if all(map(_rule, r))), [])
+    w = [max([3] + [len(r[i]) for r in rows if r is not rule]) for i in range(len(rows[0]))]
+    right = [c.endswith(':') and not c.startswith(':') for c in rule] or [False] * len(w)
+    cell = lambda c, i: c.rjust(w[i]) if right[i] else c.ljust(w[i])
+    rl = lambda c, i: (':' if c.startswith(':') else '-') + '-' * (w[i] - 2) + (':' if c.endswith(':') else '-')
+    return ['| ' + ' | '.join((rl if r is rule else cell)(c, i) for i, c in enumerate(r)) + ' |' for r in rows]
+
+# %% ../nbs/17_cli.ipynb #9933083e
+def for_terminal(text: str,  # a rendered report (markdown)
+                 names,      # the run's system names
+                 full=None   # where the full legend is (the run's report.md)
+                ) -> str:
+    "The report for a terminal: long names as aliases with their key, tables re-padded, the legend short and last."
+    al, out, block = aliases(names), [], []
+    lines = _aliased(text, al).splitlines() + ['']
+    legend = next((l for l in lines if l.startswith('How to read this report:')), None)
+    for l in lines:
+        if l.startswith('|'): block.append(l); continue
+        if block: out += _table(block); block = []
+        if l is not legend: out.append(l)
+    out = '\n'.join(out).strip().replace('\n\n\n', '\n\n').splitlines()
+    key = [f'  {a} = {n}' for n, a in al.items()]
+    short = legend and legend.split('. ')[0].replace('How to read this report: every', 'Every') + '.' + (
+        f' The rest of the legend (diagnostic cells, verdicts, p-values): {full}' if full else '')
+    return '\n'.join(out + (['', 'Key:'] + key if key else []) + ([''] + [short] if short else []))
+
 # %% ../nbs/17_cli.ipynb #e123b906
 def _systems(specs, questions=None) -> dict:
     from litebench.systems import parse_system
     return dict(parse_system(s, questions) for s in specs or [])
 
+def _names(*runs) -> list:
+    from litebench.runs import read_run
+    return [r['system'] for run in runs for r in read_run(run)['rows']]
+
+def _report(run) -> str:
+    "A run folder's report as a terminal shows it (`for_terminal`)."
+    from litebench.report import render
+    return for_terminal(render(run), _names(run), Path(run) / 'report.md')
+
 def _done(run, tables: bool = True) -> int:
     "Print a finished run's report and folder; 1 when the run failed."
-    from litebench.report import render
     from litebench.runs import read_run
-    print(render(run)); print(f'run folder: {run}')
+    print(_report(run)); print(f'run folder: {run}')
     st = read_run(run)['run']['status']
     if st != 'done': print(f"ERROR: the run ended {st}: {read_run(run)['run'].get('error')}", file=sys.stderr)
     return 0 if st == 'done' else 1
 
 def cmd_eval(args) -> int:
     "Run the doc evaluation, or re-render a run's report."
-    from litebench.report import render
-    if args.what == 'report':
-        if not args.run: raise ValueError('eval report needs the run folder: litebench eval report RUN_DIR')
-        print(render(args.run)); return 0
+    if args.what == 'report': print(_report(args.run)); return 0
     from litebench.doceval import run_doc_eval
     print(f'doc eval: encoder {args.encoder}, {args.n} sentences and their degraded variants, '
           f'corpus {args.pdfs or "default"}')
@@ -105,18 +152,17 @@ def cmd_bench(args) -> int:
     if args.what == 'validate': return qcheck.cmd_validate(_sources(args), args.pdfs)
     if args.what == 'sample': return seeds.cmd_sample(_sources(args)[0], n=args.n, seed=args.seed, corpus_folder=args.pdfs)
     if args.what == 'split': return splits.cmd_split(_sources(args)[0], seed=args.seed, adopt=args.adopt)
-    if args.what == 'report':
-        if len(args.runs) != 1: raise ValueError('bench report takes one run folder')
-        print(R.render(args.runs[0])); return 0
+    if args.what == 'report': print(_report(args.run)); return 0
     if args.what == 'compare':
-        if len(args.runs) != 2: raise ValueError('bench compare takes two run folders: BASELINE CHANGE')
-        print(R.compare_runs(*args.runs, allow_partial=args.allow_partial)); return 0
+        print(for_terminal(R.compare_runs(args.base, args.change, allow_partial=args.allow_partial),
+                           _names(args.base, args.change))); return 0
     if args.what in ('judge', 'agree', 'draft'): return _graded(args)
     abstain = _abstain(args.abstain)                  # a mistake here is refused before any store is built
+    from litebench.configs import parse_spec; parse_spec(args.configs)   # and a misspelt configuration
     stage = _stage(args)
     from litebench.systems import Stack
     src = _sources(args)
-    qs = Q.load_questions(src)                       # a malformed file is refused before any store is built
+    qs = Q.load_questions(src, args.suites)          # a malformed file or unknown suite: refused before any store
     sys_ = _systems(args.system, qs)
     split = _split(args.split, qs)
     print(f'bench: split {split}, configurations {args.configs}, encoder {args.encoder}' + (
@@ -172,23 +218,16 @@ def _graded(args) -> int:
     from litebench.replay import open_llm
     if args.what == 'draft':
         from litebench.draft import cmd_draft
-        if not args.suite or not args.llm:
-            raise ValueError('bench draft needs --suite SUITE and --llm record:STORE or replay:STORE')
         return cmd_draft(_sources(args)[0], args.suite, args.llm, args.pack)
     if args.what == 'agree':
-        if len(args.runs) != 2:
-            raise ValueError('bench agree takes the labels file and the run folder: '
-                             'litebench bench agree LABELS.yaml RUN_DIR [--label JUDGE]')
-        a = J.agree(args.runs[0], args.runs[1], args.label, seed=args.seed)
-        print(J.agreement_line(args.runs[1], args.label)[0])
-        print(f"written to {Path(args.runs[1]) / 'judge' / args.label / 'agreement.json'}")
+        a = J.agree(args.labels, args.run, args.label, seed=args.seed)
+        print(J.agreement_line(args.run, args.label)[0])
+        print(f"written to {Path(args.run) / 'judge' / args.label / 'agreement.json'}")
         return 0
-    if len(args.runs) != 1:
-        raise ValueError('bench judge takes one run folder: litebench bench judge RUN_DIR [--llm replay:STORE]')
     llm = open_llm(args.llm)
-    out = J.judge_run(args.runs[0], llm)
-    print(J.render_judge(args.runs[0], out.name)); print(f'grades: {out}')
-    failed = J.read_grades(args.runs[0], out.name)[0]['failed']
+    out = J.judge_run(args.run, llm)
+    print(J.render_judge(args.run, out.name)); print(f'grades: {out}')
+    failed = J.read_grades(args.run, out.name)[0]['failed']
     if llm is not None and llm.mode == 'record': print(_pending_note(llm)); return 0
     return 1 if failed else 0
 
@@ -219,83 +258,6 @@ def cmd_export(args) -> int:
         print(f'{len(p.read_text(encoding="utf-8").splitlines()):6} lines  {p}')
     return 0
 
-# %% ../nbs/17_cli.ipynb #e123b908
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        self.print_usage(sys.stderr); print(f'ERROR: {message}', file=sys.stderr); sys.exit(2)
-
-def _common(p, d=DEFAULTS):
-    p.add_argument('--encoder', default=d.encoder,
-                   help="lsa, minilm, static, st:MODEL or module:callable (default: %(default)s)")
-    p.add_argument('--pdfs', help='folder of PDFs (default: the default corpus)')
-    p.add_argument('--system', action='append', metavar='NAME=module:callable',
-                   help='your own system, beside the built-ins (repeatable)')
-    p.add_argument('--seed', type=int, default=d.seed); p.add_argument('--out', help='runs folder (default data/runs)')
-    p.add_argument('--quiet', action='store_true', help='no progress bar')
-    p.add_argument('--skip-bad', action='store_true', help='go on without unreadable PDFs, listing them')
-
-def _eval_parser(sub):
-    e = sub.add_parser('eval', help='the doc evaluation (the main job), or re-render a run')
-    e.add_argument('what', choices=['doc', 'report'])
-    e.add_argument('run', nargs='?', help='run folder (for report)')
-    _common(e)
-    e.add_argument('--n', type=int, default=DEFAULTS.n, help='verbatim sentences (default: %(default)s)')
-    e.add_argument('--keep', type=float, default=DEFAULTS.keep,
-                   help='share of words degraded queries keep (default: %(default)s)')
-    e.add_argument('--unit',
-                   help='the unit questions are asked about: a node kind of the trees (article, section, …), '
-                        'leaf (the tree\'s leaves, whatever their kind) or page (default: '
-                        'the commonest kind among the leaves, or the leaves when it makes fewer than 20 units)')
-    e.set_defaults(fn=cmd_eval)
-
-def _bench_parser(sub):
-    b = sub.add_parser('bench',
-                       help='the question bench: validate, sample, split, run, report, compare; '
-                            'the answer tier: judge, agree, draft')
-    b.add_argument('what', choices=['validate', 'sample', 'split', 'run', 'report', 'compare', 'judge',
-                                    'agree', 'draft'])
-    b.add_argument('runs', nargs='*',
-                   help='run folder(s), for report, compare and judge; LABELS.yaml RUN_DIR for agree')
-    b.add_argument('--answers', action='store_true',
-                   help='run: write an answer per row from the top chunks (the answer tier)')
-    b.add_argument('--generator', default='extractive', choices=['extractive', 'llm'],
-                   help='run --answers: who writes the answers (default: %(default)s, needs no model)')
-    b.add_argument('--llm', metavar='record:STORE|replay:STORE',
-                   help='the replay layer for model calls (run --generator llm, judge, draft)')
-    b.add_argument('--label', default='match',
-                   help='agree: the judge to measure (its folder under RUN/judge/; default: %(default)s)')
-    b.add_argument('--suite', help='draft: the suite whose seeds to draft')
-    b.add_argument('--pack', help='draft: one seed pack in sets/seeds to draft all of')
-    b.add_argument('--questions', action='append', metavar='FILE_OR_DIR',
-                   help='question files or folders (repeatable; default: the project\'s sets/)')
-    b.add_argument('--sets', help=argparse.SUPPRESS); _common(b)
-    b.add_argument('--suites', nargs='+')
-    b.add_argument('--split', choices=['dev', 'test', 'all', 'unsplit'],
-                   help='run: which questions (default: dev, or unsplit when no question carries a split label)')
-    b.add_argument('--unseal-test', action='store_true', help='allow the test split (recorded in the ledger)')
-    b.add_argument('--abstain', metavar='SCORE:T1,T2',
-                   help='run: also run each configuration abstaining below each threshold of SCORE '
-                        '(fused, keyword or vector)')
-    b.add_argument('--configs', default='ladder', help="ladder, loo, factorial, a YAML file, or several joined by '+'")
-    b.add_argument('--limit', type=int); b.add_argument('--n', type=int, default=10, help='seeds to sample')
-    b.add_argument('--allow-partial', action='store_true', help='compare runs that did not finish')
-    b.add_argument('--scheduler', metavar='ADDRESS',
-                   help='run on Dask: local, local:N (a LocalCluster of N workers) '
-                        'or a scheduler address tcp://HOST:PORT (needs litebench[dask])')
-    b.add_argument('--adopt', action='store_true', help='split: record the dev/test labels a question file already has')
-    b.set_defaults(fn=cmd_bench)
-
-def _export_parser(sub):
-    x = sub.add_parser('export',
-                       help="a run folder's files for other tools: "
-                            "trec (run files and qrels for trec_eval, ir_measures)")
-    x.add_argument('what', choices=['trec'])
-    x.add_argument('run', help='run folder')
-    x.add_argument('--level', default='doc', choices=['doc', 'unit'])
-    x.add_argument('--out', help='folder to write into (default: RUN/trec)')
-    x.add_argument('--pdfs', help='corpus folder resolving headings to units (unit level)')
-    x.add_argument('--unit', help='the unit kind (with --pdfs; default: from the trees)'); x.set_defaults(fn=cmd_export)
-
 # %% ../nbs/17_cli.ipynb #e123b9a2
 def cmd_recall(args) -> int:
     "The recall harness: run, diff against a baseline, check regress cases, print the report (markdown or JSON)."
@@ -303,6 +265,7 @@ def cmd_recall(args) -> int:
     if args.base and args.base_config: raise ValueError('--base and --base-config: choose one baseline')
     if args.queries and not Path(args.queries).is_file():
         raise FileNotFoundError(f'--queries {args.queries}: no such query set file')
+    for cfg in filter(None, (args.config, args.base_config)): R.recall_config(cfg)   # a misspelt factor: refused now
     from contextlib import nullcontext
     from litebench.executors import scheduler
     ex = scheduler(args.scheduler)
@@ -315,73 +278,6 @@ def cmd_recall(args) -> int:
     print(json.dumps(rep, indent=1, default=str) if args.json else R.render(rep, misses=args.misses))
     if code: print(f"ERROR: {len(rep['losses'])} loss(es): {rep['losses'][0]}", file=sys.stderr)
     return code
-
-def _recall_parser(sub):
-    from litebench.recall import DEFAULT_CONFIG
-    from litebench.namequeries import ALL_TYPES
-    r = sub.add_parser('recall',
-                       help='the recall harness: derived name queries, '
-                            'per-query diffs against a git ref or a configuration, regress cases',
-                       epilog='examples:  litebench recall --corpus code --limit 100   |   litebench recall --code '
-                              './myproject --base-config keyword+vector   |   '
-                              'litebench recall --pdfs ./manuals --base main --fail-on-loss')
-    r.add_argument('--corpus', choices=['pdfs', 'code', 'all'],
-                   help='the corpora asked (default: those given by --code/--pdfs, else all pinned ones)')
-    r.add_argument('--code', metavar='PATH',
-                   help='your own code corpus: a wheel, an sdist or a folder of Python (its '
-                        'queries are derived from it)')
-    r.add_argument('--pdfs', metavar='DIR',
-                   help='your own folder of PDFs (its queries are derived from it: outline names and sentences)')
-    r.add_argument('--n', type=int, default=350,
-                   help='with --code/--pdfs: named nodes sampled for the derived queries (default: %(default)s)')
-    r.add_argument('--seed', type=int, default=0, help='with --code/--pdfs: the sampling seed (default: %(default)s)')
-    r.add_argument('--queries',
-                   help='query set TSV: corpus, query, type, source (default: the shipped recall/queries.tsv, '
-                        'or derived from --code/--pdfs)')
-    r.add_argument('--types', nargs='+', choices=ALL_TYPES, help='query types (default: all)')
-    r.add_argument('--config', default=DEFAULT_CONFIG, help="factors joined by '+' (default: %(default)s)")
-    r.add_argument('--limit', type=int, help='queries per corpus (default: all)')
-    r.add_argument('--k', type=int, default=50, help='results kept per query (default: %(default)s)')
-    r.add_argument('--encoder', default=DEFAULTS.encoder,
-                   help='lsa, minilm, static, st:MODEL or module:callable (default: %(default)s)')
-    r.add_argument('--misses', action='store_true', help='list every query whose source is not #1')
-    r.add_argument('--json', action='store_true', help='print the report as one JSON object')
-    r.add_argument('--bench', type=int, metavar='REPS', help='time each query through both sides REPS times')
-    r.add_argument('--base', metavar='REF', help='baseline: litebench at this git ref, in its own process')
-    r.add_argument('--base-config', metavar='NAME', help='baseline: another configuration of this tree')
-    r.add_argument('--fail-on-loss', action='store_true', help='exit 1 when a source or a regress case was lost')
-    r.add_argument('--no-regress', action='store_true', help='skip the regress cases')
-    r.add_argument('--regress', metavar='FILE',
-                   help='regress cases TSV: corpus, query, pattern (default: the shipped recall/regress.tsv, '
-                        'for the pinned corpora only)')
-    r.add_argument('--quiet', action='store_true', help='no plan line, no progress bars')
-    r.add_argument('--scheduler', metavar='ADDRESS',
-                   help='run on Dask: local, local:N (a LocalCluster of N workers) '
-                        'or a scheduler address tcp://HOST:PORT (needs litebench[dask])')
-    r.set_defaults(fn=cmd_recall)
-
-# %% ../nbs/17_cli.ipynb #e123b90a
-DATA_NOTE = ('Where data goes: fetched corpora, stores, caches and run folders go to $LITEBENCH_DATA when set, '
-             'else to data/ in the litebench '
-             'checkout you are in, else to the per-user data folder ({user}). Mirrors: $LITEBENCH_MIRROR (PDFs), '
-             '$LITEBENCH_CODE_MIRROR (wheels).')
-
-def parser() -> argparse.ArgumentParser:
-    "The `litebench` argument parser."
-    from litebench.core import user_data
-    p = _Parser(prog='litebench', description='Does this retrieval change actually help, on real documents?',
-                epilog=DATA_NOTE.format(user=user_data()))
-    sub = p.add_subparsers(dest='cmd', required=True, parser_class=_Parser)
-    f = sub.add_parser('fetch', help='fetch and verify the default corpus', epilog=DATA_NOTE.format(user=user_data()))
-    f.add_argument('--dest', help='folder to fetch into (default: pdfs/ in the data folder)')
-    f.add_argument('--mirror', help='mirror folder (default: $LITEBENCH_MIRROR, else ../shared/pdfs beside a checkout)')
-    f.set_defaults(fn=cmd_fetch)
-    i = sub.add_parser('ingest', help='read, tree and chunk a corpus and print a summary')
-    i.add_argument('--pdfs', help='folder of PDFs (default: the default corpus)')
-    i.add_argument('--skip-bad', action='store_true', help='skip unreadable PDFs, listing them')
-    i.set_defaults(fn=cmd_ingest)
-    for add in (_eval_parser, _bench_parser, _export_parser, _recall_parser): add(sub)
-    return p
 
 # %% ../nbs/17_cli.ipynb #e123b909
 def _mistakes() -> tuple:
@@ -400,7 +296,7 @@ def _mistakes() -> tuple:
 def main(argv=None) -> int:
     "Entry point of the `litebench` command."
     args = parser().parse_args(argv)
-    try: return args.fn(args)
+    try: return globals()[f'cmd_{args.cmd}'](args)     # the command `cmd_NAME` of the subcommand NAME
     except _mistakes() as ex:
         print(f'ERROR: {ex}', file=sys.stderr); return 2
     except KeyboardInterrupt:

@@ -50,10 +50,11 @@ class Config(NamedTuple):
 def config(name: str,  # the configuration's name
            factors     # its factors, each one of `NAMED` (`FACTORS`, `LANES`, `OPTIONS`) or a keyword weight `kw_w<x>`
           ) -> Config:
-    "A `Config`, its factors checked against `NAMED`."
+    "A `Config`, its factors checked against `NAMED` (a misspelt one answered with the closest)."
     fs = frozenset(factors)
     if bad := sorted(f for f in fs - set(NAMED) if not _KW_W.fullmatch(f)):
-        raise ValueError(f'configuration {name!r}: unknown factors {bad}; known: {", ".join(NAMED)}, kw_w<x>')
+        from litebench.questions import did_you_mean
+        raise ValueError(f'configuration {name!r}: unknown factors {bad}{did_you_mean(bad[0], NAMED)}; known: {", ".join(NAMED)}, kw_w<x>')
     if len([f for f in fs if _KW_W.fullmatch(f)]) > 1:
         raise ValueError(f'configuration {name!r}: name one keyword weight (kw_w<x>), '
                          f'got {sorted(f for f in fs if _KW_W.fullmatch(f))}')
@@ -97,11 +98,12 @@ GENERATED = {'ladder': ladder, 'loo': loo, 'factorial': factorial}
 
 def parse_spec(spec: str) -> list:
     "Configurations for a spec such as 'ladder', 'ladder+loo', 'factorial' or a YAML path."
+    from litebench.questions import did_you_mean
     out, seen = [], set()
     parts = [spec] if Path(spec).is_file() else [p.strip() for p in spec.replace(',', '+').split('+') if p.strip()]
     for part in parts:
         cs = GENERATED[part]() if part in GENERATED else load_configs(part) if Path(part).is_file() else None
-        if cs is None: raise ValueError(f'unknown configurations {part!r}: use ladder, loo, factorial or a YAML file')
+        if cs is None: raise ValueError(f'unknown configurations {part!r}{did_you_mean(part, GENERATED)}: use ladder, loo, factorial or a YAML file')
         for c in cs:
             if c.factors not in seen: seen.add(c.factors); out.append(c)
     if not out: raise ValueError('no configurations given')

@@ -99,10 +99,12 @@ class Stack:
                  depth: int = 50,             # candidates per leg
                  docs=None,                   # already read documents (lists of `Page`), instead of `pdfs`
                  skip_bad: bool = False,      # go on without unreadable PDFs (listed in `skipped`) instead of stopping
-                 progress: bool = False):     # progress bars while embedding
+                 progress: bool = False):     # a line per stage and bars while embedding (on stderr)
         from litebench.corpus import corpus_files
         from litebench.pdf import read_corpus
+        self.progress, self._t0 = progress, time.perf_counter()
         self.files = [] if docs is not None else corpus_files(pdfs)
+        if self.files: self._say(f'reading {len(self.files)} PDFs')
         self.docs, self.skipped = (docs, []) if docs is not None else read_corpus(self.files, skip_bad)
         bad = {n for n, _ in self.skipped}; self.files = [f for f in self.files if f.name not in bad]
         for name, why in self.skipped: print(f'skipped {name}: {why}')
@@ -113,7 +115,13 @@ class Stack:
 
 # %% ../nbs/12_systems.ipynb #5e0a0014
 @patch
+def _say(self: Stack, what: str):
+    "One line on stderr as a stage of the build begins, with the time since the build began (with `progress`)."
+    if self.progress: print(f'{time.perf_counter() - self._t0:6.1f}s  {what}', file=sys.stderr, flush=True)
+
+@patch
 def _parts(self: Stack, unit):
+    self._say(f'trees and chunks: {len(self.docs)} documents, {sum(map(len, self.docs))} pages')
     from litebench.tree import build_tree, node_chunks
     from litebench.chunk import chunk_pages
     from litebench.locate import Locator
@@ -126,8 +134,10 @@ def _parts(self: Stack, unit):
 def _encoder(self: Stack, encoder, progress: bool):
     from litebench.models import get_encoder
     from litebench.encode import cached, with_progress
+    self._say(f"loading the encoder ({encoder if isinstance(encoder, str) else type(encoder).__name__})")
     enc = get_encoder(encoder) if isinstance(encoder, str) else encoder
     if getattr(enc, 'name', None) == 'lsa' and not getattr(enc, 'fitted', False):
+        self._say(f'fitting LSA on {sum(map(len, self.fine.values()))} chunks')
         enc.fit([c.text for cs in self.fine.values() for c in cs])
     enc = cached(enc)
     self.encoder = with_progress(enc, f'embedding ({enc.name})') if progress else enc
@@ -138,15 +148,19 @@ def _stores(self: Stack, store_dir):
     from litebench.treestore import TreeStore
     folder = Path(store_dir) if store_dir else data_dir('stores'); folder.mkdir(parents=True, exist_ok=True)
     tag = text_hash(json.dumps([self.encoder.fingerprint, sorted(self.trees)]))[:10]
+    self._say(f'page store: {sum(map(len, self.pages.values()))} chunks (embedded unless cached) in {folder}')
     self.page = FlatStore(folder / f'page-{tag}.sqlite', self.encoder)
     self.page.sync([c for cs in self.pages.values() for c in cs])
+    self._say(f'fine store: {sum(map(len, self.fine.values()))} chunks')
     self.flat = FlatStore(folder / f'fine-{tag}.sqlite', self.encoder)
     self.flat.sync([c._replace(node=None, path=()) for cs in self.fine.values() for c in cs])
+    self._say(f'tree store: {len(self.docs)} documents')
     self.tree = TreeStore(folder / f'tree-{tag}.sqlite', self.encoder)
     for d in self.docs: self.tree.add_doc(d)
     self.folder, self.tag, self._fitted = folder, tag, None
     sizes = {k: len(s) for k, s in (('page', self.page), ('fine', self.flat), ('tree', self.tree))}
     self.fingerprint = text_hash(json.dumps([self.encoder.fingerprint, tag, sizes]))
+    self._say('stores ready')
 
 # %% ../nbs/12_systems.ipynb #5e0a0015
 @patch

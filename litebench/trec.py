@@ -12,8 +12,8 @@ from .runs import read_run, read_questions
 
 # %% auto #0
 __all__ = ['LEVELS', 'trec_system', 'doc_docno', 'unit_docno', 'parse_docno', 'corpus_units', 'unit_of', 'run_lines', 'trec_run',
-           'gold_docnos', 'trec_qrels', 'trec_topics', 'trec_mapping', 'export_trec', 'read_trec_run', 'read_mapping',
-           'read_topics', 'TrecSystem']
+           'gold_docnos', 'trec_qrels', 'trec_topics', 'trec_mapping', 'file_part', 'export_trec', 'read_trec_run',
+           'read_mapping', 'read_topics', 'TrecSystem']
 
 # %% ../nbs/14a_trec.ipynb #7ec0a007
 LEVELS = ('doc', 'unit')
@@ -173,6 +173,12 @@ def trec_mapping(rows,               # a run's rows
     return '# docno\tfile\tfirst_page\tlast_page\theading\n' + ''.join(lines)
 
 # %% ../nbs/14a_trec.ipynb #7ec0a022
+_UNSAFE = set('<>:"/\\|?*%')   # not allowed in a file name on Windows, or '/' on POSIX; '%' so the name decodes back
+
+def file_part(s: str) -> str:
+    "`s` in a file name: only white space, control and unsafe characters percent-encoded (`unquote` undoes it)."
+    return ''.join(quote(c, safe='') if c in _UNSAFE or c.isspace() or ord(c) < 32 else c for c in s)
+
 def export_trec(run,                       # a run folder (with its questions.jsonl)
                 out=None,                  # folder to write into; None: `<run>/trec`
                 level: str = 'doc',        # 'doc' or 'unit'
@@ -182,7 +188,7 @@ def export_trec(run,                       # a run folder (with its questions.js
      "`mapping.<level>.tsv` and `topics.tsv`; the paths written.")
     got, qs = read_run(run), read_questions(run)
     rows = [r for r in got['rows'] if 'error' not in r]
-    files = {f'run.{quote(s, safe="")}.{_level(level)}.trec': run_lines(
+    files = {f'run.{file_part(s)}.{_level(level)}.trec': run_lines(
         [r for r in rows if r['system'] == s], level, units, quote(s, safe=''))
              for s in _systems_of(got['rows'])}
     files |= {f'qrels.{level}.txt': trec_qrels(qs, level, units),
