@@ -10,6 +10,7 @@ from .configs import FACTORS, DEFAULT, config, parse_spec, ladder, loo
 from .questions import load_questions
 from .systems import Stack, config_system, abstaining
 from .runner import run_questions, DEFAULTS
+from .legs import positive_int
 
 # %% auto #0
 __all__ = ['SPLITS', 'SHOW', 'select', 'families', 'shipped', 'run_bench']
@@ -28,7 +29,7 @@ def select(questions,                # the `Question`s to choose from
     if split not in SPLITS: raise ValueError(f'split must be one of {", ".join(SPLITS)}, got {split!r}')
     qs = [q for q in questions if (split == 'all' or q.split == (None if split == 'unsplit' else split))
           and (not suites or q.suite in suites)]
-    return qs[:limit] if limit else qs
+    return qs if limit is None else qs[:positive_int('limit', limit)]
 
 def families(cfgs,           # the configurations that ran
              users=(),       # the names of the user's own systems

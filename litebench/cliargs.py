@@ -8,7 +8,7 @@ import argparse, re, sys
 from .runner import DEFAULTS
 
 # %% auto #0
-__all__ = ['DATA_NOTE', 'parser']
+__all__ = ['DATA_NOTE', 'positive', 'parser']
 
 # %% ../nbs/17a_cliargs.ipynb #e123b908
 class _Parser(argparse.ArgumentParser):
@@ -34,6 +34,13 @@ def _near(p, message: str) -> str:
     return ''
 
 # %% ../nbs/17a_cliargs.ipynb #894b38b3
+def positive(s: str) -> int:
+    "A command-line count: a whole number >= 1 (`--limit 0` would otherwise mean all, `--limit -3` all but three)."
+    try: n = int(s)
+    except ValueError: n = 0
+    if n < 1: raise argparse.ArgumentTypeError(f'expected a whole number >= 1, got {s!r}')
+    return n
+
 def _parent(*adds) -> argparse.ArgumentParser:
     "A parent parser holding the options `adds` add (each a function of a parser), for the subcommands that share them."
     p = argparse.ArgumentParser(add_help=False)
@@ -84,7 +91,7 @@ def _eval_parser(sub):
     stack, run = _parent(_stack_opts), _parent(_run_opts)
     d = _leaf(ev, 'doc', 'ask every system verbatim sentences and their degraded variants; print the report',
               'litebench eval doc --pdfs ./manuals --n 50 --system mine=my_search:search', stack, run)
-    d.add_argument('--n', type=int, default=DEFAULTS.n, help='verbatim sentences (default: %(default)s)')
+    d.add_argument('--n', type=positive, default=DEFAULTS.n, help='verbatim sentences (default: %(default)s)')
     d.add_argument('--keep', type=float, default=DEFAULTS.keep,
                    help='share of words degraded queries keep (default: %(default)s)')
     d.add_argument('--unit',
@@ -119,7 +126,7 @@ def _bench_run(bs, qs, stack, run, sched):
     b.add_argument('--split', choices=['dev', 'test', 'all', 'unsplit'],
                    help='which questions (default: dev, or unsplit when no question carries a split label)')
     b.add_argument('--unseal-test', action='store_true', help='allow the test split (recorded in the ledger)')
-    b.add_argument('--limit', type=int, help='the first N questions only (default: all)')
+    b.add_argument('--limit', type=positive, help='the first N questions only (default: all)')
     b.add_argument('--abstain', metavar='SCORE:T1,T2', help='also run each configuration abstaining below each '
                                                             'threshold of SCORE (fused, keyword or vector)')
     b.add_argument('--answers', action='store_true',
@@ -135,7 +142,7 @@ def _bench_files(bs, qs):
     v.add_argument('--pdfs', metavar='DIR', help='the corpus the gold points into (default: the default corpus)')
     s = _leaf(bs, 'sample', 'sample seeds (passages to write questions about) into a seed pack',
               'litebench bench sample --n 20', qs)
-    s.add_argument('--n', type=int, default=10, help='seeds to sample (default: %(default)s)')
+    s.add_argument('--n', type=positive, default=10, help='seeds to sample (default: %(default)s)')
     s.add_argument('--seed', type=int, default=DEFAULTS.seed, help='the sampling seed (default: %(default)s)')
     s.add_argument('--pdfs', metavar='DIR', help='the corpus to sample from (default: the default corpus)')
     p = _leaf(bs, 'split', 'label each question dev or test, once, and seal the test split',
@@ -198,7 +205,7 @@ def _recall_parser(sub):
                         'queries are derived from it)')
     r.add_argument('--pdfs', metavar='DIR',
                    help='your own folder of PDFs (its queries are derived from it: outline names and sentences)')
-    r.add_argument('--n', type=int, default=350,
+    r.add_argument('--n', type=positive, default=350,
                    help='with --code/--pdfs: named nodes sampled for the derived queries (default: %(default)s)')
     r.add_argument('--seed', type=int, default=0, help='with --code/--pdfs: the sampling seed (default: %(default)s)')
     r.add_argument('--queries',
@@ -206,13 +213,13 @@ def _recall_parser(sub):
                         'or derived from --code/--pdfs)')
     r.add_argument('--types', nargs='+', choices=ALL_TYPES, help='query types (default: all)')
     r.add_argument('--config', default=DEFAULT_CONFIG, help="factors joined by '+' (default: %(default)s)")
-    r.add_argument('--limit', type=int, help='queries per corpus (default: all)')
-    r.add_argument('--k', type=int, default=50, help='results kept per query (default: %(default)s)')
+    r.add_argument('--limit', type=positive, help='queries per corpus (default: all)')
+    r.add_argument('--k', type=positive, default=50, help='results kept per query (default: %(default)s)')
     r.add_argument('--encoder', default=DEFAULTS.encoder,
                    help='lsa, minilm, static, st:MODEL or module:callable (default: %(default)s)')
     r.add_argument('--misses', action='store_true', help='list every query whose source is not #1')
     r.add_argument('--json', action='store_true', help='print the report as one JSON object')
-    r.add_argument('--bench', type=int, metavar='REPS', help='time each query through both sides REPS times')
+    r.add_argument('--bench', type=positive, metavar='REPS', help='time each query through both sides REPS times')
     r.add_argument('--base', metavar='REF', help='baseline: litebench at this git ref, in its own process')
     r.add_argument('--base-config', metavar='NAME', help='baseline: another configuration of this tree')
     r.add_argument('--fail-on-loss', action='store_true', help='exit 1 when a source or a regress case was lost')
