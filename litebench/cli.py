@@ -4,7 +4,7 @@
 
 # %% ../nbs/17_cli.ipynb #e123b903
 from __future__ import annotations
-import argparse, json, re, sys
+import argparse, json, re, signal, sys, threading, warnings
 from collections import Counter
 from pathlib import Path
 from .runner import DEFAULTS
@@ -293,11 +293,21 @@ def _mistakes() -> tuple:
     return (FetchError, QuestionError, SealError, StoreError, PdfError, FileNotFoundError, FileExistsError,
             NotADirectoryError, IsADirectoryError, ValueError, *extra)
 
+def _warning_line(message, category, filename, lineno, file=None, line=None):
+    "A warning as one line, `WARNING: <message>` (the library's messages begin with the file they concern), never Python's source line."
+    print(f'WARNING: {message}', file=file or sys.stderr)
+
 def main(argv=None) -> int:
     "Entry point of the `litebench` command."
+    from litebench.runner import Terminated, _raise_term
     args = parser().parse_args(argv)
-    try: return globals()[f'cmd_{args.cmd}'](args)     # the command `cmd_NAME` of the subcommand NAME
+    if threading.current_thread() is threading.main_thread(): signal.signal(signal.SIGTERM, _raise_term)
+    try:
+        with warnings.catch_warnings():
+            warnings.showwarning = _warning_line
+            return globals()[f'cmd_{args.cmd}'](args)     # the command `cmd_NAME` of the subcommand NAME
     except _mistakes() as ex:
         print(f'ERROR: {ex}', file=sys.stderr); return 2
-    except KeyboardInterrupt:
-        print('ERROR: interrupted; the run folder records it as failed', file=sys.stderr); return 1
+    except (KeyboardInterrupt, Terminated) as ex:
+        how = 'interrupted' if isinstance(ex, KeyboardInterrupt) else str(ex)
+        print(f'ERROR: {how}; a run in progress is recorded as failed in its run folder', file=sys.stderr); return 1
