@@ -4,7 +4,7 @@
 
 # %% ../nbs/13_runner.ipynb #7a0a0004
 from __future__ import annotations
-import signal, threading, time
+import math, signal, threading, time
 from contextlib import nullcontext
 from typing import NamedTuple
 from .core import Question, Item, text_hash
@@ -14,7 +14,7 @@ from .systems import as_items, Memo
 from .runs import new_run, Rows, finish_run, read_run, alive, write_questions
 
 # %% auto #0
-__all__ = ['DEFAULTS', 'SHARED', 'Settings', 'item_row', 'snippet', 'judged', 'result_key', 'ask', 'staged', 'sealed',
+__all__ = ['DEFAULTS', 'SHARED', 'Settings', 'item_row', 'snippet', 'judged', 'result_key', 'finite', 'ask', 'staged', 'sealed',
            'gold_errors', 'system_warnings', 'Terminated', 'run_questions', 'textless_said', 'ask_shard']
 
 # %% ../nbs/13_runner.ipynb #7a0a0007
@@ -83,6 +83,13 @@ def result_key(got) -> tuple | None:
     try: hash(key); return key
     except TypeError: return None
 
+def finite(items, name: str, q: Question) -> list:
+    "The `items` when every score is a number; else a ValueError naming the system, the question and the rank."
+    for i, it in enumerate(items, 1):
+        if it.score is not None and not math.isfinite(it.score):
+            raise ValueError(f'system {name!r} scored its rank {i} for question {q.id} {it.score}: scores must be numbers')
+    return items
+
 def ask(q: Question,  # the `Question`
         name: str,    # the system's name
         system,       # the system: text → items
@@ -101,7 +108,7 @@ def ask(q: Question,  # the `Question`
     try:
         got, row['ms'] = memo.timed(system, q.text)
         key = None if (r := memo.of(got, lambda: result_key(got))) is None else ('judged', q.id, q.gold, k, r)
-        items, kept = memo.get(q.text, key, lambda: judged(q, as_items(got, name)[:k], k, locate, memo))
+        items, kept = memo.get(q.text, key, lambda: judged(q, finite(as_items(got, name)[:k], name, q), k, locate, memo))
         row |= kept
         if stage is not None: row['answer'] = staged(stage, q, list(items))
     except Exception as ex: row['error'] = f'{type(ex).__name__}: {ex}'
