@@ -108,10 +108,11 @@ def fill(store,          # the replay store to append to
      "how many were written (failed ones stay pending).")
     store, p = Path(store), pending_path(store)
     if not p.exists(): return 0
-    have, table = read_store(store) if store.is_file() else (None, {})
-    if have is not None and have != model:
-        raise ReplayError(f'{store}: holds model {have!r}; completions of {model!r} go in another store')
-    with lock_file(f'{p}.lock'):
+    with lock_file(f'{p}.lock'):                       # another fill at once waits here, then sees what this one left
+        if not p.exists(): return 0
+        have, table = read_store(store) if store.is_file() else (None, {})
+        if have is not None and have != model:
+            raise ReplayError(f'{store}: holds model {have!r}; completions of {model!r} go in another store')
         left, n = [], 0
         with open(store, 'a', encoding='utf-8') as f:
             for d in read_jsonl(p, ('key', 'system', 'user')):
