@@ -11,7 +11,8 @@ from pathlib import Path
 from .core import data_dir, file_sha256, lock_file, lock_held, project_root, text_hash, Question, Gold
 
 # %% auto #0
-__all__ = ['git_state', 'corpus_state', 'new_run', 'Rows', 'finish_run', 'alive', 'read_run', 'write_questions', 'read_questions']
+__all__ = ['GRACE_S', 'git_state', 'corpus_state', 'settle_runs', 'new_run', 'Rows', 'finish_run', 'alive', 'read_run',
+           'write_questions', 'read_questions']
 
 # %% ../nbs/10a_runs.ipynb #d5251ac2
 def git_state(root=None) -> dict:
@@ -32,6 +33,26 @@ def _dump(path: Path, obj):
     tmp = path.with_suffix(path.suffix + '.tmp')
     tmp.write_text(json.dumps(obj, indent=1, sort_keys=True, default=str) + '\n'); tmp.replace(path)
 
+GRACE_S = 60   # a run this young that says running without its lock held may still be starting: not yet written killed
+
+def _settled(run: Path, meta: dict) -> dict:
+    ("A run's `meta` with its real status: `killed` when it says running and no process holds its lock, written to "
+     "its run.json once it is older than `GRACE_S`.")
+    if meta.get('status') != 'running' or lock_held(run / '.lock'): return meta
+    meta, now = dict(meta, status='killed'), datetime.now(timezone.utc)
+    if meta.get('started') and (now - datetime.fromisoformat(meta['started'])).total_seconds() > GRACE_S:
+        _dump(run / 'run.json', dict(meta, error='the process ended before the run finished', finished=now.isoformat()))
+    return meta
+
+def settle_runs(root) -> list:
+    "Every run folder under `root` whose process died without a word, marked `killed` in its run.json: their paths."
+    out = []
+    for f in sorted(Path(root).glob('*/run.json')) if Path(root).is_dir() else []:
+        try: meta = json.loads(f.read_text())
+        except (OSError, ValueError): continue
+        if meta.get('status') == 'running' and _settled(f.parent, meta)['status'] == 'killed': out.append(f.parent)
+    return out
+
 def new_run(kind: str,     # the run's kind, in its folder name
             params: dict,  # what defines the run
             root=None,     # runs folder; None: data/runs
@@ -39,7 +60,7 @@ def new_run(kind: str,     # the run's kind, in its folder name
            ) -> Path:
     "Create a new run folder under `root` (default `data/runs`) and write its `run.json`."
     root = Path(root) if root else data_dir('runs')
-    root.mkdir(parents=True, exist_ok=True)
+    root.mkdir(parents=True, exist_ok=True); settle_runs(root)                  # runs whose process died: written killed
     stamp = datetime.now(timezone.utc).strftime('%Y%m%d-%H%M%S')
     for i in range(1000):
         d = root / (f'{stamp}-{kind}' + ('' if i == 0 else f'-{i}'))
@@ -122,7 +143,7 @@ def read_run(run) -> dict:
     run = Path(run)
     if not (run / 'run.json').exists(): raise FileNotFoundError(f'{run}: not a run folder (no run.json)')
     meta = json.loads((run / 'run.json').read_text())
-    if meta.get('status') == 'running' and not lock_held(run / '.lock'): meta['status'] = 'killed'
+    meta = _settled(run, meta)
     rows, cut = _rows(run / 'per_query.jsonl', meta.get('status') == 'done')
     s = run / 'summary.json'
     plan = meta.get('params', {}).get('planned_rows')
