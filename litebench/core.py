@@ -4,7 +4,7 @@
 
 # %% ../nbs/00_core.ipynb #1583dfee
 from __future__ import annotations
-import hashlib, os, re, unicodedata
+import hashlib, os, re, unicodedata, zlib
 from functools import lru_cache
 from bisect import bisect_right
 from contextlib import contextmanager
@@ -14,7 +14,7 @@ from typing import NamedTuple
 # %% auto #0
 __all__ = ['BROKEN', 'Line', 'Page', 'text_page', 'Node', 'Chunk', 'Hit', 'Gold', 'Question', 'Item', 'doc_text', 'page_starts',
            'pages_of', 'pages_overlap', 'fold', 'norm_text', 'broken_words', 'words', 'norm_file', 'text_hash',
-           'file_sha256', 'project_root', 'shipped', 'user_data', 'data_dir', 'lock_file', 'lock_held']
+           'file_sha256', 'file_crc', 'project_root', 'shipped', 'user_data', 'data_dir', 'lock_file', 'lock_held']
 
 # %% ../nbs/00_core.ipynb #ffd941f2
 class Line(NamedTuple):
@@ -227,12 +227,22 @@ def text_hash(s: str) -> str:
     "A short, stable content hash of a text."
     return hashlib.blake2b(s.encode('utf-8', 'surrogatepass'), digest_size=12).hexdigest()
 
+def _blocks(path, size: int = 1 << 22):
+    "The bytes of a file, in blocks of `size`."
+    with open(path, 'rb') as f: yield from iter(lambda: f.read(size), b'')
+
 def file_sha256(path) -> str:
     "SHA-256 of a file, read in blocks."
     h = hashlib.sha256()
-    with open(path, 'rb') as f:
-        for b in iter(lambda: f.read(1 << 20), b''): h.update(b)
+    for b in _blocks(path): h.update(b)
     return h.hexdigest()
+
+def file_crc(path) -> int:
+    ("CRC-32 of a file, read in blocks: a damaged byte anywhere changes it; zlib's, about twice as fast as SHA-1 and "
+     "four times SHA-256, for files checked each time they are opened.")
+    crc = 0
+    for b in _blocks(path): crc = zlib.crc32(b, crc)
+    return crc
 
 # %% ../nbs/00_core.ipynb #8f4528b7
 def _is_root(d: Path) -> bool:

@@ -4,18 +4,18 @@
 
 # %% ../nbs/06e_snapshot.ipynb #b0f00053
 from __future__ import annotations
-import json, math, mmap, os, shutil, threading, uuid, weakref, zlib
+import json, math, mmap, os, shutil, threading, uuid, weakref
 from pathlib import Path
 import numpy as np
 from fastcore.basics import patch
-from .core import Chunk
+from .core import Chunk, file_crc
 from .terms import StoreError
 from .postings import Postings, postings_arrays
-from .vectors import Indexes
+from . import vectors
+from .vectors import Indexes, Damaged
 
 # %% auto #0
-__all__ = ['PATH_SEP', 'CACHE_FORMAT', 'READ_ALL', 'VERIFY', 'path_col', 'path_of', 'read_chunks', 'Snapshot', 'Rows', 'mapped',
-           'Damaged', 'file_crc']
+__all__ = ['PATH_SEP', 'CACHE_FORMAT', 'READ_ALL', 'path_col', 'path_of', 'read_chunks', 'Snapshot', 'Rows', 'mapped']
 
 # %% ../nbs/06e_snapshot.ipynb #457a193e
 def _key(c: Chunk) -> str: return f'{c.doc}\x1f{c.start}\x1f{c.end}\x1f{c.node or ""}'
@@ -215,7 +215,7 @@ def load(self: Snapshot, store) -> dict | None:
         for k, (shape, dt, size, crc) in man['files'].items():
             file = f / f'{k}.{"json" if k == "lists" else "npy"}'
             if file.stat().st_size != size: return None
-            if VERIFY and file_crc(file) != crc:
+            if vectors.VERIFY and file_crc(file) != crc:
                 if store.readonly:
                     raise Damaged(f'{file}: damaged (its bytes are not the ones saved); open the store writable once to rebuild its snapshot')
                 return None
@@ -228,16 +228,3 @@ def load(self: Snapshot, store) -> dict | None:
         return a if {'ids', 'V', 'C', 'off', 'idx', 'docs', 'vocab', 'pre', 'poff', 'pidx', 'ptt',
                      'ptc'} <= set(a) else None
     except (OSError, ValueError, KeyError, TypeError): return None
-
-# %% ../nbs/06e_snapshot.ipynb #435f8687
-VERIFY = True   # check each saved file's checksum when a snapshot is opened (the scale benchmark measures the cost)
-
-class Damaged(StoreError):
-    "A snapshot's saved file whose bytes are not the ones saved."
-
-def file_crc(f: Path, block: int = 1 << 22) -> int:
-    "The CRC-32 of file `f`'s bytes, read in blocks of `block` bytes: a damaged byte anywhere changes it."
-    crc = 0
-    with open(f, 'rb') as fh:
-        while b := fh.read(block): crc = zlib.crc32(b, crc)
-    return crc

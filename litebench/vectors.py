@@ -10,11 +10,13 @@ from pathlib import Path
 from typing import NamedTuple
 import numpy as np
 from .encode import one_thread, window_of
+from .core import file_crc
 from .terms import StoreError
 
 # %% auto #0
-__all__ = ['HNSW_WIDTH', 'WIDTH_FROM', 'WIDTH_POWER', 'HNSW_DTYPE', 'HNSW_ADD', 'HNSW_THREADS', 'FILTER_EXACT', 'hnsw_width',
-           'usearch_index', 'hnsw_candidates', 'hnsw_top', 'Indexes', 'Windows', 'windows_of', 'windows']
+__all__ = ['HNSW_WIDTH', 'WIDTH_FROM', 'WIDTH_POWER', 'HNSW_DTYPE', 'HNSW_ADD', 'HNSW_THREADS', 'VERIFY', 'FILTER_EXACT',
+           'hnsw_width', 'usearch_index', 'Damaged', 'save_index', 'saved_index', 'hnsw_candidates', 'hnsw_top',
+           'Indexes', 'Windows', 'windows_of', 'windows']
 
 # %% ../nbs/06d_vectors.ipynb #3c4bcedf
 # the HNSW search's width (usearch's `expansion_search`; its default is 64) up to `WIDTH_FROM` rows: wider finds more
@@ -46,12 +48,31 @@ def usearch_index():
     from usearch.index import Index
     return Index
 
+VERIFY = True   # check each saved file's checksum when it is opened (a snapshot's, an HNSW index's)
+
+class Damaged(StoreError):
+    "A file saved beside a store whose bytes are not the ones saved."
+
+def save_index(idx, base: str) -> Path:
+    "Save the index `idx` as `base.<its CRC-32>.usearch`: written to a temporary file, then renamed."
+    tmp = Path(f'{base}.{os.getpid()}.tmp'); idx.save(str(tmp))
+    f = Path(f'{base}.{file_crc(tmp):08x}.usearch'); os.replace(tmp, f); return f
+
+def saved_index(base: str, readonly: bool) -> Path | None:
+    ("The file `base.<crc>.usearch` whose bytes have the checksum its name carries; a damaged one is removed (or, "
+     "`readonly`, refused: `Damaged`); None when there is none.")
+    for f in Path(base).parent.glob(f'{Path(base).name}.*.usearch'):
+        if not VERIFY or f'{file_crc(f):08x}' == f.name.rsplit('.', 2)[-2]: return f
+        if readonly: raise Damaged(f'{f}: damaged (its bytes are not the ones saved); open the store writable once to rebuild it')
+        f.unlink(missing_ok=True)
+    return None
+
 def _hnsw(self, which: str, M: np.ndarray, version: str | None = None):
     ("The HNSW index `which` over `M` for the store `self`: mapped from its file saved beside the store under "
      "`version`, else built (and saved).")
     Index = usearch_index()
-    f = None if self.path == ':memory:' or version is None else Path(f'{self.path}.{which}.{version}.usearch')
-    if f and f.exists():
+    base = None if self.path == ':memory:' or version is None else f'{self.path}.{which}.{version}'
+    if base and (f := saved_index(base, self.readonly)):
         try:
             idx = Index.restore(str(f), view=True)   # memory-mapped, not read, in the scalar type it was saved with
             if idx is not None and (len(idx), idx.ndim) == M.shape:
@@ -60,8 +81,8 @@ def _hnsw(self, which: str, M: np.ndarray, version: str | None = None):
     idx = Index(ndim=M.shape[1], metric='cos', dtype=HNSW_DTYPE, expansion_search=hnsw_width(len(M)),
                 expansion_add=HNSW_ADD)
     idx.add(np.arange(len(M), dtype=np.uint64), M, threads=HNSW_THREADS)
-    if f and not self.readonly:
-        tmp = f.with_name(f'{f.name}.{os.getpid()}.tmp'); idx.save(str(tmp)); os.replace(tmp, f)
+    if base and not self.readonly:
+        f = save_index(idx, base)
         for old in f.parent.glob(f'{Path(self.path).name}.{which}.*.usearch'):
             if old != f: old.unlink(missing_ok=True)
     return idx
