@@ -53,10 +53,10 @@ def _done(run, tables: bool = True) -> int:
 
 def cmd_eval(args) -> int:
     "Run the doc evaluation, or re-render a run's report."
-    from litebench.report import render
+    from litebench.report import report_as
     if args.what == 'report':
         if not args.run: raise ValueError('eval report needs the run folder: litebench eval report RUN_DIR')
-        print(render(args.run)); return 0
+        print(report_as(args.run, args.format)); return 0
     from litebench.doceval import run_doc_eval
     print(f'doc eval: encoder {args.encoder}, {args.n} sentences and their degraded variants, '
           f'corpus {args.pdfs or "default"}')
@@ -238,6 +238,7 @@ def _eval_parser(sub):
     e = sub.add_parser('eval', help='the doc evaluation (the main job), or re-render a run')
     e.add_argument('what', choices=['doc', 'report'])
     e.add_argument('run', nargs='?', help='run folder (for report)')
+    e.add_argument('--format', default='md', help='report: md (the report), csv or json (its numbers, a row per cell)')
     _common(e)
     e.add_argument('--n', type=int, default=DEFAULTS.n, help='verbatim sentences (default: %(default)s)')
     e.add_argument('--keep', type=float, default=DEFAULTS.keep,

@@ -4,6 +4,7 @@
 
 # %% ../nbs/14_report.ipynb #7b0a0004
 from __future__ import annotations
+import json
 from pathlib import Path
 import pandas as pd
 from .metrics import IR_MEASURES
@@ -13,53 +14,112 @@ from .summary import (
     frame, cells, paired, families, latency, abstentions, shapleys, breakdowns, hop_recall, summarize, summary_of, _ok)
 
 # %% auto #0
-__all__ = ['LEGEND', 'NO_TEXT', 'tables', 'figure', 'header', 'render', 'changes', 'compare_runs']
+__all__ = ['LEGEND', 'NO_TEXT', 'FORMATS', 'frame_summary', 'tables', 'figure', 'header', 'render', 'report_as', 'changes',
+           'compare_runs']
+
+# %% ../nbs/14_report.ipynb #f7a00002
+def _mlh(v) -> dict:
+    "A summary's interval as mean, lo, hi; None for each where it has none."
+    return {k: v[k] for k in ('mean', 'lo', 'hi')} if isinstance(v, dict) else dict(mean=None, lo=None, hi=None)
+
+def _records(s: dict) -> list:
+    "The summary's intervals as flat records: cells × metrics, paired comparisons, by tier, strategy and hop."
+    by, group, P, out = s['by'], s['group'], s['primary'], []
+    shown = list(dict.fromkeys(m for _, ms in s.get('show', []) for m in ms))
+    for c in s['cells']:
+        key = dict(part='cells', system=c[by], **{g: c[g] for g in group})
+        more = dict(diagnostic=c['diagnostic'], ceiling=c.get('ceiling'), no_text=c.get('no_text'))
+        ms = [m for m, v in c.items() if isinstance(v, dict)]
+        out += [key | dict(metric=m, n=c['n'], **_mlh(c.get(m))) | more for m in ms + [m for m in shown if m not in ms]]
+    for d in s.get('families', []):
+        out.append(dict(part='families', system=d['b'], **{g: d[g] for g in group if g in d}, family=d['family'],
+                        baseline=d['a'], metric=P, n=d['n'], lo=d['lo'], hi=d['hi'], delta=d['delta'], p=d['p'],
+                        p_holm=d['p_holm'], verdict=d['verdict'], diagnostic=d['n'] < s['min_n'],
+                        mean_a=d['mean_a'], mean_b=d['mean_b'], only_a=d['only_a'], only_b=d['only_b']))
+    for x in s.get('breakdowns', []):
+        out.append({'part': f"by {x['by']}", 'system': x[by], x['by']: x['value'], 'metric': P, 'n': x['n'],
+                    **_mlh(x[P]), 'diagnostic': x['diagnostic']})
+    return out + [dict(part='by hop', system=x[by], hop=x['hop'], metric='recall10', n=x['n'], **_mlh(x['recall10']),
+                       diagnostic=x['diagnostic']) for x in s.get('hops', [])]
+
+_FLOATS = ('mean', 'lo', 'hi', 'delta', 'p', 'p_holm', 'mean_a', 'mean_b', 'ceiling')
+
+def _frame(s: dict) -> pd.DataFrame:
+    "`frame_summary` of a summary dict."
+    cols = ['part', 'system', *s.get('group', []), 'tier', 'strategy', 'hop', 'family', 'baseline', 'metric', 'n',
+            'mean', 'lo', 'hi', 'delta', 'p', 'p_holm', 'verdict', 'diagnostic', 'mean_a', 'mean_b', 'only_a',
+            'only_b', 'ceiling', 'no_text']
+    recs = _records(s) if s else []
+    df = pd.DataFrame({c: pd.Series([r.get(c) for r in recs], dtype=object) for c in cols})
+    return df.astype({c: float for c in _FLOATS} | {c: 'Int64' for c in ('only_a', 'only_b', 'no_text')}
+                     | {'n': 'int64', 'diagnostic': bool})
+
+def frame_summary(run  # the run folder, or what `read_run` gave for it
+                 ) -> pd.DataFrame:
+    ("Every interval the report shows, as numbers: one row per cell and metric (`part` 'cells'), "
+     "per paired comparison ('families': Δ, lo, hi, p, p_holm, verdict), per tier, strategy and hop.")
+    return _frame(summary_of(run if isinstance(run, dict) else read_run(run)) or {})
 
 # %% ../nbs/14_report.ipynb #7b0a0031
-def _ci(c) -> str: return f"{c['mean']:.3f} [{c['lo']:.3f}, {c['hi']:.3f}]" if isinstance(c, dict) else '—'
+def _ci(r) -> str:
+    "A row of `frame_summary` as 'mean [lo, hi]'; — where it has no mean."
+    return '—' if r is None or pd.isna(r['mean']) else f"{r['mean']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}]"
+
 def _name(m: str) -> str: return f'{m} ({IR_MEASURES[m]})' if m in IR_MEASURES else m
+
+def _cell_table(f: pd.DataFrame, s: dict, ms: list, numeric: bool = False) -> pd.DataFrame:
+    "One shown set of metrics: a line per cell, each metric as 'mean [lo, hi]' (`numeric`: as three numbers)."
+    cells = {}
+    for r in f[f['part'] == 'cells'].to_dict('records'):
+        cells.setdefault(tuple(r[k] for k in ['system', *s['group']]), {})[r['metric']] = r
+    rows = []
+    for rs in cells.values():
+        c = next(iter(rs.values()))
+        r = {s['by']: c['system'], **{g: c[g] for g in s['group']}, 'n': c['n']}
+        for m in ms:
+            if not numeric: r[_name(m)] = _ci(rs.get(m))
+            elif m in rs and not pd.isna(rs[m]['mean']):
+                r |= {m: rs[m]['mean'], f'{m}_lo': rs[m]['lo'], f'{m}_hi': rs[m]['hi']}
+        if not pd.isna(c['ceiling']): r['ceiling'] = round(float(c['ceiling']), 3)
+        if not pd.isna(c['no_text']): r['no text'] = int(c['no_text'])
+        rows.append(r)
+    return pd.DataFrame(rows)
+
+def _family_table(f: pd.DataFrame, s: dict, numeric: bool = False) -> pd.DataFrame:
+    "The paired comparisons: both means, Δ with its interval, the verdict, McNemar's p and Holm's, as text."
+    f = f[f['part'] == 'families'].reset_index(drop=True)
+    if not len(f): return pd.DataFrame([])
+    P, B, g = s['primary'], s['binary'], s['group']
+    if numeric:
+        return f.rename(columns={'baseline': 'a', 'system': 'b'})[
+            ['family', *g, 'a', 'b', 'n', 'mean_a', 'mean_b', 'delta', 'lo', 'hi', 'verdict', 'only_a', 'only_b', 'p',
+             'p_holm']]
+    return pd.DataFrame({'family': f['family'], **{x: f[x] for x in g},
+                         'comparison': f['baseline'] + ' → ' + f['system'], 'n': f['n'],
+                         f'{P} a': f['mean_a'].round(3), f'{P} b': f['mean_b'].round(3),
+                         f'Δ {P} [95% CI]': [f"{d:+.3f} [{l:+.3f}, {h:+.3f}]"
+                                             for d, l, h in zip(f['delta'], f['lo'], f['hi'])],
+                         f'verdict (Δ {P})': f['verdict'], f'McNemar p ({B})': f['p'].map(lambda p: f'{p:.3g}'),
+                         f'Holm p ({B})': f['p_holm'].map(lambda p: f'{p:.3g}')})
+
+def _breakdown_table(f: pd.DataFrame, s: dict, col: str) -> pd.DataFrame:
+    "The primary metric (recall@10 per hop) by tier, strategy or hop, as text."
+    name = 'recall@10' if col == 'hop' else _name(s.get('primary'))
+    return pd.DataFrame([{s['by']: x['system'], col: x[col], 'n': x['n'], name: _ci(x), 'diagnostic': x['diagnostic']}
+                         for x in f[f['part'] == f'by {col}'].to_dict('records')])
 
 def tables(run,                   # the run folder, or what `read_run` gave for it
            numeric: bool = False  # numbers (mean, lo, hi columns) instead of formatted text
           ) -> dict:
-    ("The report's tables: one per shown metric set, then 'families' (paired comparisons), 'latency', 'abstention', "
-     "'by tier', 'by strategy', 'by hop'.")
+    ("The report's tables, made from `frame_summary`: one per shown metric set, then 'families' (paired comparisons), "
+     "'latency', 'abstention', 'by tier', 'by strategy', 'by hop'.")
     s = summary_of(run if isinstance(run, dict) else read_run(run)) or {}
-    keys = [s['by'], *s['group']]
-    out = {}
-    for title, ms in s.get('show', []):
-        rows = []
-        for c in s['cells']:
-            r = {k: c[k] for k in keys} | {'n': c['n']}
-            for m in ms:
-                if numeric and isinstance(c.get(m), dict):
-                    r |= {m: c[m]['mean'], f'{m}_lo': c[m]['lo'], f'{m}_hi': c[m]['hi']}
-                elif not numeric: r[_name(m)] = _ci(c.get(m))
-            if 'ceiling' in c: r['ceiling'] = round(c['ceiling'], 3)
-            if 'no_text' in c: r['no text'] = c['no_text']
-            rows.append(r)
-        out[title] = pd.DataFrame(rows)
-    P, B = s.get('primary'), s.get('binary')
-    f = pd.DataFrame(s.get('families', []))
-    if len(f) and not numeric:
-        f = pd.DataFrame({'family': f['family'], **{g: f[g] for g in s['group'] if g in f},
-                          'comparison': f['a'] + ' → ' + f['b'], 'n': f['n'],
-                          f'{P} a': f['mean_a'].round(3), f'{P} b': f['mean_b'].round(3),
-                          f'Δ {P} [95% CI]': [f"{d:+.3f} [{l:+.3f}, {h:+.3f}]"
-                                              for d, l, h in zip(f['delta'], f['lo'], f['hi'])],
-                          f'verdict (Δ {P})': f['verdict'], f'McNemar p ({B})': f['p'].map(lambda p: f'{p:.3g}'),
-                          f'Holm p ({B})': f['p_holm'].map(lambda p: f'{p:.3g}')})
-    out['families'] = f
+    f = _frame(s)
+    out = {title: _cell_table(f, s, ms, numeric) for title, ms in s.get('show', [])}
+    out['families'] = _family_table(f, s, numeric)
     out['latency'] = pd.DataFrame(s.get('latency', [])).round(3)
     out['abstention'] = pd.DataFrame(s.get('abstention', [])).round(3)
-    P = s.get('primary')
-    for col in ('tier', 'strategy'):
-        rs = [x for x in s.get('breakdowns', []) if x['by'] == col]
-        out[f'by {col}'] = pd.DataFrame([{s['by']: x[s['by']], col: x['value'], 'n': x['n'], _name(P): _ci(x[P]),
-                                          'diagnostic': x['diagnostic']} for x in rs])
-    out['by hop'] = pd.DataFrame([{s['by']: x[s['by']], 'hop': x['hop'], 'n': x['n'], 'recall@10': _ci(x['recall10']),
-                                   'diagnostic': x['diagnostic']} for x in s.get('hops', [])])
-    return out
+    return out | {f'by {col}': _breakdown_table(f, s, col) for col in ('tier', 'strategy', 'hop')}
 
 # %% ../nbs/14_report.ipynb #7b0a0018
 def figure(run  # the run folder, or what `read_run` gave for it
@@ -166,6 +226,21 @@ def render(run) -> str:
         fig = figure(r); fig.savefig(run / 'figure.png', dpi=110); plt.close(fig)
         head += [f'![{s["primary"]} per system](figure.png)', '']
     return _write(run, head)
+
+# %% ../nbs/14_report.ipynb #f7a00004
+FORMATS = ('md', 'csv', 'json')
+
+def report_as(run,            # the run folder
+              fmt: str = 'md' # md: the markdown report (`render`, written beside the run); csv or json: `frame_summary`
+             ) -> str:
+    "The run's report as text in one of `FORMATS`: what `litebench eval report RUN --format FMT` prints."
+    if fmt not in FORMATS: raise ValueError(f"format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    if fmt == 'md': return render(run)
+    f = frame_summary(run)
+    if fmt == 'csv': return f.to_csv(index=False)
+    # every float as Python writes it (exact), a missing value as null
+    return json.dumps([{k: None if pd.isna(v) else v for k, v in r.items()} for r in f.to_dict('records')],
+                      ensure_ascii=False, indent=1)
 
 # %% ../nbs/14_report.ipynb #7b0a0021
 def _top1(row) -> str:
