@@ -103,7 +103,9 @@ def _done(run, tables: bool = True) -> int:
 
 def cmd_eval(args) -> int:
     "Run the doc evaluation, or re-render a run's report."
-    if args.what == 'report': print(_report(args.run)); return 0
+    if args.what == 'report':   # the report for a terminal, or its numbers as csv/json (`report.report_as`)
+        from litebench.report import report_as
+        print(_report(args.run) if args.format == 'text' else report_as(args.run, args.format)); return 0
     from litebench.doceval import run_doc_eval
     print(f'doc eval: encoder {args.encoder}, {args.n} sentences and their degraded variants, '
           f'corpus {args.pdfs or "default"}')

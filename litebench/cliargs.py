@@ -100,6 +100,8 @@ def _eval_parser(sub):
                         'the commonest kind among the leaves, or the leaves when it makes fewer than 20 units)')
     r = _leaf(ev, 'report', "re-render a run folder's report", 'litebench eval report data/runs/20260101-120000-doc')
     r.add_argument('run', metavar='RUN_DIR', help='the run folder')
+    r.add_argument('--format', default='text', help='text (for a terminal: the numbers first, long names aliased; the default), '
+                                                     'md (the report as markdown), csv or json (its numbers: a row per cell and metric)')
 
 def _export_parser(sub):
     x = sub.add_parser('export', help="a run folder's files for other tools: "
