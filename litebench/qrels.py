@@ -96,17 +96,20 @@ def read_docnos(path  # a TSV: `docno<TAB>file` per line (`#` lines are comments
     return out
 
 # %% ../nbs/11f_qrels.ipynb #1f0a0014
-def _jsonl(path, keys: tuple) -> list:
-    "The records of a JSON-lines file, each a mapping with string `keys`; `QuestionError` naming the file and line."
-    out = []
-    for i, line in enumerate(_text(path).splitlines(), 1):
-        if not line.strip(): continue
-        try: d = json.loads(line)
-        except json.JSONDecodeError as ex: raise QuestionError(f'{path}: line {i}: not JSON ({ex.msg})') from None
-        if not isinstance(d, dict) or any(not isinstance(d.get(k), str) for k in keys):
-            raise QuestionError(f'{path}: line {i}: expected an object with the string field(s) {", ".join(keys)}')
-        out.append(d)
-    return out
+def _jsonl(path, keys: tuple):
+    "Each record of a JSON-lines file, read line by line: a mapping with string `keys`; `QuestionError` naming the file and line."
+    if not Path(path).is_file():
+        raise QuestionError(f'{path}: no such file (a BEIR folder holds corpus.jsonl, queries.jsonl and qrels/SPLIT.tsv)')
+    with open(path, 'rb') as f:
+        for i, b in enumerate(f, 1):
+            try: line = b.decode('utf-8')
+            except UnicodeDecodeError: raise QuestionError(f'{path}: line {i}: not UTF-8 text; save it as UTF-8') from None
+            if not line.strip(): continue
+            try: d = json.loads(line)
+            except json.JSONDecodeError as ex: raise QuestionError(f'{path}: line {i}: not JSON ({ex.msg})') from None
+            if not isinstance(d, dict) or any(not isinstance(d.get(k), str) for k in keys):
+                raise QuestionError(f'{path}: line {i}: expected an object with the string field(s) {", ".join(keys)}')
+            yield d
 
 def beir_split(folder,           # a BEIR folder
                split=None        # the qrels split (`qrels/SPLIT.tsv`); None: test, else the only one
