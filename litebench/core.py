@@ -104,6 +104,7 @@ class Gold(NamedTuple):
     text: str | None = None      # the answer's words (YAML `text:` or `quote:`): a hit must contain them, normalised
     required: bool = True        # the answer needs this source
     hop: int | None = None       # which hop of a multihop question it serves
+    grade: int | None = None     # graded relevance (from graded qrels), >= 1; None: plainly relevant (gain 1)
 
 # %% ../nbs/00_core.ipynb #7a90c3e5
 class Question(NamedTuple):

@@ -14,8 +14,8 @@ from .relevance import contains, judge, unit_rank
 
 # %% auto #0
 __all__ = ['METRICS', 'IR_MEASURES', 'SCORES', 'first_hit', 'score_text', 'hit_at', 'mrr_at', 'precision_at', 'recall_at',
-           'complete_at', 'ndcg_at', 'gains_of', 'metrics_at', 'question_metrics', 'abstention', 'best_threshold',
-           'confidence', 'auroc', 'token_overlap']
+           'complete_at', 'ndcg_at', 'ap_at', 'rprec_at', 'gains_of', 'metrics_at', 'question_metrics', 'abstention',
+           'best_threshold', 'confidence', 'auroc', 'token_overlap']
 
 # %% ../nbs/08a_metrics.ipynb #4861215d
 def first_hit(flags,      # one truth value per returned rank, best first
@@ -95,15 +95,37 @@ def _dcg(gains) -> float:
     "Discounted cumulative gain of gains listed by rank."
     return sum(g / math.log2(i + 1) for i, g in enumerate(gains, 1))
 
-def ndcg_at(matches,  # per returned rank, the set of gold ids it satisfies
-            gold,     # the gold ids the query needs
-            k: int    # ranks considered
+def ndcg_at(matches,      # per returned rank, the set of gold ids it satisfies
+            gold,         # the gold ids the query needs
+            k: int,       # ranks considered
+            grades=None   # {gold id: grade >= 1}, the gain each earns; an id without one (or None: all) gains 1
            ) -> float:
-    "nDCG@k, binary gain, each gold id credited once at the first rank that satisfies it."
+    "nDCG@k, each gold id credited once, its grade (default 1) as gain, at the first rank that satisfies it."
     g, seen, gains = _gold(gold), set(), []
+    gain = lambda ids: sum((grades or {}).get(i, 1) for i in ids)
     for m in _top(matches, k, g):
-        gains.append(len(m - seen)); seen |= m
-    return min(1.0, _dcg(gains) / _dcg([1] * min(len(g), k)))
+        gains.append(gain(m - seen)); seen |= m
+    return min(1.0, _dcg(gains) / _dcg(sorted((gain([i]) for i in g), reverse=True)[:k]))
+
+# %% ../nbs/08a_metrics.ipynb #b7e10004
+def ap_at(matches,  # per returned rank, the set of gold ids it satisfies
+          gold,     # the gold ids the query needs
+          k: int    # ranks considered
+         ) -> float:
+    "Average precision at `k`: the precision at each rank that first satisfies gold ids, summed per id, over |gold|."
+    g, seen, total = _gold(gold), set(), 0.0
+    for i, m in enumerate(_top(matches, k, g), 1):
+        new = m - seen; seen |= m
+        total += len(new) * min(1.0, len(seen) / i)
+    return total / len(g)
+
+def rprec_at(matches,  # per returned rank, the set of gold ids it satisfies
+             gold,     # the gold ids the query needs
+             k: int    # ranks considered (R beyond `k` is cut to `k`)
+            ) -> float:
+    "R-precision: the share of the gold ids satisfied within the top R ranks, R the number of gold ids (at most `k`)."
+    g = _gold(gold)
+    return recall_at(matches, g, min(len(g), k))
 
 # %% ../nbs/08a_metrics.ipynb #5c0e7a12
 def gains_of(ranked,     # per query, the returned ids, best first
@@ -146,26 +168,28 @@ def metrics_at(gains,   # queries × ranks: gold ids first satisfied at each ran
 
 # %% ../nbs/08a_metrics.ipynb #a1b2c302
 METRICS = ('hit1', 'hit5', 'hit10', 'mrr10', 'ndcg10', 'recall10', 'complete10', 'p5', 'doc_hit5', 'doc_recall10',
-           'unit_hit1', 'unit_hit5', 'unit_mrr10')
+           'map10', 'rprec', 'unit_hit1', 'unit_hit5', 'unit_mrr10')
 IR_MEASURES = {'ndcg10': 'nDCG@10', 'mrr10': 'RR@10', 'recall10': 'R@10', 'p5': 'P@5', 'hit1': 'Success@1',
-               'hit5': 'Success@5', 'hit10': 'Success@10'}
+               'hit5': 'Success@5', 'hit10': 'Success@10', 'map10': 'AP@10', 'rprec': 'Rprec'}
 
 def question_metrics(items,        # the returned `Item`s, best first
                      golds,        # the question's `Gold`s; ids are their indices
                      k: int = 10,  # the deep cut (>= 5); it names the keys, e.g. 'recall10'
                      judged=None   # `relevance.judge(items[:k], golds)`, when already computed
                     ) -> dict:
-    ("Hit@1/5/k, MRR@k, nDCG@k, recall@k, complete@k, P@5, doc-level hit@5 and recall@k, "
-     "and unit hits where a gold names a heading.")
+    ("Hit@1/5/k, MRR@k, nDCG@k (graded where the golds carry grades), recall@k, complete@k, P@5, "
+     "doc-level hit@5 and recall@k, AP@k and R-precision, and unit hits where a gold names a heading.")
     if k < 5: raise ValueError(f'k must be >= 5 (hit5 and p5 are fixed cuts), got {k}')
     golds, items = list(golds), list(items)[:k]
     ids = frozenset(i for i, g in enumerate(golds) if g.required)
     if not ids: raise ValueError('question_metrics: the question has no required gold')
     m, d = judged or judge(items, golds)
+    grades = {i: golds[i].grade for i in ids if golds[i].grade is not None}
     out = {'hit1': hit_at(m, 1), 'hit5': hit_at(m, 5), f'hit{k}': hit_at(m, k), f'mrr{k}': mrr_at(m, k),
-           f'ndcg{k}': ndcg_at(m, ids, k),
+           f'ndcg{k}': ndcg_at(m, ids, k, grades),
            f'recall{k}': recall_at(m, ids, k), f'complete{k}': complete_at(m, ids, k), 'p5': precision_at(m, 5),
-           'doc_hit5': hit_at(d, 5), f'doc_recall{k}': recall_at(d, ids, k)}
+           'doc_hit5': hit_at(d, 5), f'doc_recall{k}': recall_at(d, ids, k), f'map{k}': ap_at(m, ids, k),
+           'rprec': rprec_at(m, ids, k)}
     units = [r for g in golds if g.required and g.heading for r in [unit_rank(items, g, k)] if r is not None]
     if any(g.required and g.heading for g in golds):
         u = min(units, default=None)

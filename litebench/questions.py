@@ -283,16 +283,25 @@ def id_key(qid: str) -> tuple:
 
 # %% ../nbs/11_questions.ipynb #7c4e1f55
 def questions_in(paths) -> list:
-    "Every question of the files `paths` names, checked ([] when none); one `QuestionError` lists every problem."
+    ("Every question of the files `paths` names, and of the benchmarks it names (`trec:…`, `beir:…`: see `qrels`), "
+     "checked ([] when none); one `QuestionError` lists every problem.")
+    from litebench.qrels import is_benchmark, load_benchmark      # the benchmark readers, one room beside this one
+    ps = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
     qs, seen, probs = [], {}, []
-    for f in question_files(paths):
+    for spec in (p for p in ps if is_benchmark(p)):
+        try: got = load_benchmark(spec)
+        except QuestionError as ex: probs.append(str(ex)); continue
+        for q in got:
+            if q.id in seen: probs.append(f'{spec}: {q.id}: id: duplicate: already used in {seen[q.id][0]}'); continue
+            seen[q.id] = spec, q.id; qs.append(q)
+    for f in question_files([p for p in ps if not is_benchmark(p)]):
         try: recs = read_records(f)[0]
         except QuestionError as ex: probs.append(str(ex)); continue
         for i, d in enumerate(recs, 1):
             q, P = question_problems(d, f, i); probs += P
             if q is BAD: continue
-            if (k := id_key(q.id)) in seen:
-                f0, id0 = seen[k]; alias = f' as {id0}' if id0 != q.id else ''
+            if (k := id_key(q.id)) in seen or q.id in seen:
+                f0, id0 = seen.get(k) or seen[q.id]; alias = f' as {id0}' if id0 != q.id else ''
                 probs.append(f'{f}: {q.id}: id: duplicate: already used in {f0}{alias}'); continue
             seen[k] = f, q.id; qs.append(q)
     if probs: raise problems_error(probs)

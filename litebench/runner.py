@@ -224,6 +224,8 @@ def run_questions(questions,                 # the `Question`s to ask
     n_test = sealed(questions, unseal_test, folder)
     bad = (gold_errors([q for q in questions if q.gold and q.source], stack.files) if stack is not None and stack.files
            else {})
+    if bad: print(f'warning: {len(bad)} question(s) not asked, their gold not in the corpus: '
+                  + '; '.join(f'{q}: {m}' for q, m in list(bad.items())[:3]) + ' …' * (len(bad) > 3))
     said = system_warnings(systems)
     for n, ws in said.items(): print(*(f'warning: system {n!r}: {w}' for w in ws), sep='\n')
     params = dict(params or {}, k=k, questions=len(questions), systems=list(systems),

@@ -9,11 +9,12 @@ from urllib.parse import quote, unquote
 from .core import norm_file, pages_overlap
 from .relevance import heading_matches
 from .runs import read_run, read_questions
+from .qrels import read_topics        # a topics file: qid<TAB>text lines or classic <top> blocks
 
 # %% auto #0
 __all__ = ['LEVELS', 'trec_system', 'doc_docno', 'unit_docno', 'parse_docno', 'corpus_units', 'unit_of', 'run_lines', 'trec_run',
-           'gold_docnos', 'trec_qrels', 'trec_topics', 'trec_mapping', 'file_part', 'export_trec', 'read_trec_run',
-           'read_mapping', 'read_topics', 'TrecSystem']
+           'gold_grades', 'gold_docnos', 'trec_qrels', 'trec_topics', 'trec_mapping', 'file_part', 'export_trec',
+           'read_trec_run', 'read_mapping', 'TrecSystem']
 
 # %% ../nbs/14a_trec.ipynb #7ec0a007
 LEVELS = ('doc', 'unit')
@@ -128,26 +129,34 @@ def _gold_units(q, g, units: dict) -> list:
             f' on pages {g.pages}' if g.pages else ''))
     return got
 
+def gold_grades(q,                  # a `Question`
+                level: str = 'doc', # 'doc' or 'unit'
+                units: dict | None = None # `corpus_units(trees)` (unit level); None: headings as written
+               ) -> dict:
+    ("{docno: relevance} of the question's required golds at `level`: a gold's grade (1 when it has none), "
+     "the highest where golds share a docno; at unit level only golds that name a heading.")
+    out = {}
+    for g in q.gold:
+        if not g.required or (_level(level) == 'unit' and not g.heading): continue
+        ds = ([doc_docno(g.file)] if level == 'doc' else [unit_docno(g.file, g.heading)] if units is None
+              else [unit_docno(g.file, u) for u in _gold_units(q, g, units)])
+        for d in ds: out[d] = max(out.get(d, 0), g.grade or 1)
+    return out
+
 def gold_docnos(q,                  # a `Question`
                 level: str = 'doc', # 'doc' or 'unit'
                 units: dict | None = None # `corpus_units(trees)` (unit level); None: headings as written
                ) -> list:
     "The docnos of the question's required golds at `level`, each once; at unit level only golds that name a heading."
-    out = []
-    for g in q.gold:
-        if not g.required or (_level(level) == 'unit' and not g.heading): continue
-        ds = ([doc_docno(g.file)] if level == 'doc' else [unit_docno(g.file, g.heading)] if units is None
-              else [unit_docno(g.file, u) for u in _gold_units(q, g, units)])
-        out += [d for d in ds if d not in out]
-    return out
+    return list(gold_grades(q, level, units))
 
 def trec_qrels(questions,          # the `Question`s (a run's: `runs.read_questions(run)`)
                level: str = 'doc', # 'doc' or 'unit'
                units: dict | None = None # `corpus_units(trees)` (unit level); None: headings as written
               ) -> str:
-    "TREC qrels `qid 0 docno 1` for every answerable question's required golds."
-    return ''.join(f'{_token(q.id, "qid")} 0 {d} 1\n' for q in questions if q.answerable
-                   for d in gold_docnos(q, level, units))
+    "TREC qrels `qid 0 docno relevance` for every answerable question's required golds (`gold_grades`)."
+    return ''.join(f'{_token(q.id, "qid")} 0 {d} {r}\n' for q in questions if q.answerable
+                   for d, r in gold_grades(q, level, units).items())
 
 # %% ../nbs/14a_trec.ipynb #7ec0a021
 def trec_topics(questions) -> str:
@@ -260,16 +269,6 @@ def read_mapping(path  # the TSV: docno, file, first_page, last_page, heading
     return out
 
 # %% ../nbs/14a_trec.ipynb #7ec0a032
-def read_topics(path) -> list:
-    "[(qid, text), …] from a `qid<TAB>text` file."
-    out = []
-    for i, line in enumerate(Path(path).read_text(encoding='utf-8').splitlines(), 1):
-        if not line.strip(): continue
-        qid, tab, text = line.partition('\t')
-        if not tab or not qid.strip(): raise ValueError(f'{path}:{i}: expected qid<TAB>text')
-        out.append((qid.strip(), text))
-    return out
-
 def _ids_by_text(pairs, answered: set, where: str) -> dict:
     "{text with white space collapsed: ids}; an error naming the texts the run answers under several ids."
     out = {}
