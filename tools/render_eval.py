@@ -126,8 +126,8 @@ def page(name: str, nb: dict, sha: str, dirty: list, minutes: float) -> tuple:
     return '\n\n'.join(b.rstrip() for b in out if b and b.strip()) + '\n', files
 
 
-def render(name: str, allow_dirty: bool = False, state: tuple | None = None) -> Path:
-    "Execute nbs/evals/NAME.ipynb and write its page; refuses a dirty tree unless `allow_dirty`. `state`: the tree as it was before any page of this run was written."
+def made(name: str, allow_dirty: bool = False, state: tuple | None = None) -> tuple:
+    "Execute nbs/evals/NAME.ipynb: its page's text and figures, nothing written yet; refuses a dirty tree unless `allow_dirty`. `state`: the tree as it was before this run."
     nb_path = EVALS / f'{name}.ipynb'
     if not nb_path.exists(): raise FileNotFoundError(f'{nb_path.relative_to(ROOT)}: no such eval notebook')
     sha, dirty = state or tree_state()
@@ -136,7 +136,11 @@ def render(name: str, allow_dirty: bool = False, state: tuple | None = None) -> 
                            'commit them first, or pass --allow-dirty to render a page stamped as made from a dirty tree')
     t = time.time()
     nb = execute(nb_path)
-    text, files = page(name, nb, sha, dirty, (time.time() - t) / 60)
+    return page(name, nb, sha, dirty, (time.time() - t) / 60)
+
+
+def write(name: str, text: str, files: dict) -> Path:
+    "Write the page NAME.md and its figures beside it (an older page's figures removed)."
     RENDERED.mkdir(parents=True, exist_ok=True)
     shutil.rmtree(RENDERED / f'{name}_files', ignore_errors=True)
     for f, png in files.items(): (RENDERED / f).parent.mkdir(parents=True, exist_ok=True); (RENDERED / f).write_bytes(png)
@@ -144,16 +148,22 @@ def render(name: str, allow_dirty: bool = False, state: tuple | None = None) -> 
     return out
 
 
+def render(name: str, allow_dirty: bool = False, state: tuple | None = None) -> Path:
+    "Execute nbs/evals/NAME.ipynb and write its page; refuses a dirty tree unless `allow_dirty`."
+    return write(name, *made(name, allow_dirty, state))
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('names', nargs='+', metavar='NAME', help='eval notebooks to render: doc_eval, bench, recall, answers')
     ap.add_argument('--allow-dirty', action='store_true', help="render from a tree with uncommitted changes, stamping the page's title line")
     a = ap.parse_args(argv)
-    state = tree_state()   # once: the pages written by this run do not make the next one dirty
-    for n in a.names:
-        try: out = render(n, a.allow_dirty, state)
+    state, pages = tree_state(), {}
+    for n in a.names:   # every notebook run before any page is written: each run records the tree as clean as it was
+        try: pages[n] = made(n, a.allow_dirty, state)
         except (RuntimeError, FileNotFoundError, ValueError) as e: print(f'ERROR: {n}: {e}', file=sys.stderr); return 2
-        print(f'{n}: {out.relative_to(ROOT)} written')
+        print(f'{n}: executed')
+    for n, (text, files) in pages.items(): print(f'{n}: {write(n, text, files).relative_to(ROOT)} written')
     return 0
 
 
