@@ -8,7 +8,7 @@ from pathlib import Path
 from .core import project_root
 from .configs import FACTORS, DEFAULT, config, parse_spec, ladder, loo
 from .questions import load_questions
-from .systems import Stack, config_system, abstaining
+from .systems import Stack, config_system, abstaining, check_names
 from .runner import run_questions, DEFAULTS
 from .legs import positive_int
 
@@ -91,6 +91,7 @@ def run_bench(questions=None,  # question files or folders (default: the project
     if abstain:
         sys |= {f'{c.name} | {abstain[0]}>={t:g}': abstaining(sys[c.name], abstain[0], t) for c in asked
                 for t in abstain[1]}
+    check_names(users, sys, 'bench')   # a user's system never replaces a built-in one
     sys |= dict(systems or {})
     folders = {Path(p) if Path(p).is_dir() else Path(p).parent for p in ([src] if isinstance(src, (str, Path)) else src)
                if isinstance(p, (str, Path))}

@@ -81,8 +81,8 @@ def for_terminal(text: str,  # a rendered report (markdown)
 
 # %% ../nbs/17_cli.ipynb #e123b906
 def _systems(specs, questions=None) -> dict:
-    from litebench.systems import parse_system
-    return dict(parse_system(s, questions) for s in specs or [])
+    from litebench.systems import user_systems
+    return user_systems(specs, questions)
 
 def _names(*runs) -> list:
     from litebench.runs import read_run

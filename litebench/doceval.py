@@ -4,7 +4,7 @@
 
 # %% ../nbs/15_doceval.ipynb #7c0a0004
 from __future__ import annotations
-from .systems import Stack, DOC_SYSTEMS, doc_system
+from .systems import Stack, DOC_SYSTEMS, doc_system, check_names
 from .queries import verbatim_queries, derive, term_df, as_question
 from .runner import run_questions, DEFAULTS
 from .tree import detect_mode
@@ -72,6 +72,7 @@ def run_doc_eval(encoder=DEFAULTS.encoder,   # shared encoder: 'lsa', 'minilm', 
     qs = doc_questions(stack, n, seed, keep)
     sys = {f'{name}@{kw}': doc_system(stack, name, kw) for kw in kws for name in DOC_SYSTEMS}
     # no keyword mode of its own: set beside the first mode's built-ins
+    check_names(systems or {}, set(sys) | set(DOC_SYSTEMS), 'doc eval')   # never a built-in's name, with or without @kw
     sys |= {name: Tagged(fn, base=name, kw=kws[0]) for name, fn in (systems or {}).items()}
     params = dict(preset='doc-eval', encoder_spec=str(encoder), n=n, seed=seed, keep=keep, kws=list(kws),
                   unit=stack.locator.kind,

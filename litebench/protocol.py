@@ -9,7 +9,7 @@ from pathlib import Path
 from .core import Item
 
 # %% auto #0
-__all__ = ['as_item', 'as_items', 'load_callable', 'parse_system']
+__all__ = ['as_item', 'as_items', 'load_callable', 'parse_system', 'user_systems', 'check_names']
 
 # %% ../nbs/12a_protocol.ipynb #5e0a0007
 def _pages(p, where: str):
@@ -81,3 +81,24 @@ def parse_system(spec: str,      # 'NAME=module:callable', or 'NAME=trec:RUNFILE
     if isinstance(obj, type) or getattr(obj, 'factory', False): obj = obj()
     if not callable(obj): raise ValueError(f'--system {spec!r}: the factory did not return a callable')
     return name.strip(), obj
+
+# %% ../nbs/12a_protocol.ipynb #898fcaf8
+def user_systems(specs,          # the `--system` values, 'NAME=module:callable' or 'NAME=trec:…'
+                 questions=None  # the `Question`s to be asked (for a TREC run)
+                ) -> dict:
+    "{name: system} of the `--system` values (`parse_system`); a name given twice is an error."
+    out = {}
+    for spec in specs or []:
+        name, fn = parse_system(spec, questions)
+        if name in out: raise ValueError(f'--system {name}: the name is given twice; each of your systems needs its own')
+        out[name] = fn
+    return out
+
+def check_names(users,     # the user's systems' names
+                builtin,   # the names of the run's built-in systems
+                what: str  # the run, in the message: 'bench', 'doc eval'
+               ):
+    "A ValueError when one of `users` is also the name of a built-in system of the run: it would replace it."
+    if clash := [n for n in users if n in set(builtin)]:
+        raise ValueError(f"--system {clash[0]}: {clash[0]!r} is the name of a built-in system of the {what}; "
+                         f"give yours another name, e.g. 'my-{clash[0]}'")
