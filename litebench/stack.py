@@ -11,6 +11,7 @@ from fastcore.basics import patch
 from pathlib import Path
 from .core import Item, text_hash, data_dir
 from .memo import Memo
+from .terms import valid_text
 
 # %% auto #0
 __all__ = ['Stack']
@@ -92,9 +93,9 @@ def _stores(self: Stack, store_dir):
 # %% ../nbs/12c_stack.ipynb #5e0a0015
 @patch
 def prepare(self: Stack, texts):
-    "Embed the texts not embedded yet, in one batch."
+    "Embed the texts not embedded yet, in one batch, each as valid Unicode (`terms.valid_text`: a lone surrogate is U+FFFD)."
     todo = list(dict.fromkeys(t for t in texts if t not in self._qv))
-    if todo: self._qv.update(zip(todo, self.encoder.encode(todo)))
+    if todo: self._qv.update(zip(todo, self.encoder.encode([valid_text(t) for t in todo])))
 
 @patch
 def qvec(self: Stack, text: str):
