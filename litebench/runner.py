@@ -111,7 +111,7 @@ def ask(q: Question,  # the `Question`
         items, kept = memo.get(q.text, key, lambda: judged(q, finite(as_items(got, name)[:k], name, q), k, locate, memo))
         row |= kept
         if stage is not None: row['answer'] = staged(stage, q, list(items))
-    except Exception as ex: row['error'] = f'{type(ex).__name__}: {ex}'
+    except (Exception, SystemExit) as ex: row['error'] = f'{type(ex).__name__}: {ex}'   # a system calling exit() fails its row
     return row
 
 def staged(stage,    # (question, items) → dict
