@@ -7,7 +7,7 @@ from __future__ import annotations
 import math, signal, threading, time
 from contextlib import nullcontext
 from typing import NamedTuple
-from .core import Question, Item, text_hash
+from .core import Question, Item, text_hash, norm_file
 from .relevance import judge, textless
 from .metrics import question_metrics, SCORES, confidence
 from .systems import as_items, Memo
@@ -15,7 +15,8 @@ from .runs import new_run, Rows, finish_run, read_run, alive, write_questions
 
 # %% auto #0
 __all__ = ['DEFAULTS', 'SHARED', 'Settings', 'item_row', 'snippet', 'judged', 'result_key', 'finite', 'ask', 'staged', 'sealed',
-           'gold_errors', 'system_warnings', 'Terminated', 'run_questions', 'textless_said', 'ask_shard']
+           'gold_errors', 'system_warnings', 'Terminated', 'run_questions', 'textless_said', 'nowhere_said',
+           'ask_shard']
 
 # %% ../nbs/13_runner.ipynb #7a0a0007
 class Settings(NamedTuple):
@@ -267,7 +268,8 @@ def _run(run, questions, systems, k, stack, bad, opts, progress, stage=None, exe
             raise
         finally:
             if main: signal.signal(signal.SIGTERM, old)
-        for line in textless_said(rows): print(line)
+        for line in textless_said(rows) + nowhere_said(rows, {d.doc: len(d) for d in getattr(stack, 'docs', None) or []}):
+            print(line)
         n_bad = sum('error' in r for r in rows)   # the rows as written
         # rows whose answer failed; their retrieval stands
         if stage is not None: extra['answer_errors'] = sum('error' in (r.get('answer') or {}) for r in rows)
@@ -285,6 +287,21 @@ def textless_said(rows) -> list:
             f"whose gold quotes the answer's words (e.g. {v[0]}): "
             "judged by the gold's pages and heading instead, "
             "and never right where the gold gives only words (report column 'no text')" for s, v in got.items()]
+
+def nowhere_said(rows,        # the run's rows
+                 known: dict  # {file: its number of pages}, the corpus's; empty: nothing to check against
+                ) -> list:
+    ("One warning line per system whose items name a file the corpus lacks, or a page its file lacks: how many, "
+     "with the first; such items are scored as misses.")
+    got, known = {}, {norm_file(f): n for f, n in known.items()}
+    for r in rows if known else []:
+        for it in r.get('items', []):
+            n, pages = known.get(norm_file(it['file'])), it.get('pages') or []
+            why = ('no such file in the corpus' if n is None else
+                   f'page {max(pages)} of a {n}-page file' if pages and (min(pages) < 1 or max(pages) > n) else None)
+            if why: got.setdefault(r['system'], []).append(f"{it['file']} ({why}) for {r['qid']}")
+    return [f"warning: system {s!r}: {len(v)} item(s) point where the corpus has nothing, scored as misses "
+            f"(e.g. {v[0]})" for s, v in got.items()]
 
 # %% ../nbs/13_runner.ipynb #7a0b0002
 def ask_shard(shared: tuple,  # (systems, stack, stage, k), as the executor delivers them
