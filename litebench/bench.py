@@ -8,7 +8,7 @@ from pathlib import Path
 from .core import project_root
 from .configs import FACTORS, DEFAULT, config, parse_spec, ladder, loo
 from .questions import load_questions
-from .systems import Stack, config_system, abstaining, check_names
+from .systems import Stack, config_system, abstaining, check_names, with_timeout, SYSTEM_TIMEOUT
 from .runner import run_questions, DEFAULTS
 from .legs import positive_int
 
@@ -73,7 +73,8 @@ def run_bench(questions=None,  # question files or folders (default: the project
               progress: bool = False,       # progress bars while embedding and asking
               abstain: tuple | None = None, # (score, thresholds): each configuration also run abstaining per threshold
               answers=None,                 # an `answers.Stage` (e.g. `answers.answer_stage()`); None: retrieval only
-              executor=None  # where questions are asked (`executors.serial`, `executors.dask`); None: here
+              executor=None, # where questions are asked (`executors.serial`, `executors.dask`); None: here
+              system_timeout: float | None = SYSTEM_TIMEOUT  # seconds each of `systems` may take per question
              ):
     "Run the question bench; returns the run folder."
     src = questions if questions is not None else [project_root() / 'sets']
@@ -92,7 +93,7 @@ def run_bench(questions=None,  # question files or folders (default: the project
         sys |= {f'{c.name} | {abstain[0]}>={t:g}': abstaining(sys[c.name], abstain[0], t) for c in asked
                 for t in abstain[1]}
     check_names(users, sys, 'bench')   # a user's system never replaces a built-in one
-    sys |= dict(systems or {})
+    sys |= {name: with_timeout(fn, system_timeout) for name, fn in (systems or {}).items()}
     folders = {Path(p) if Path(p).is_dir() else Path(p).parent for p in ([src] if isinstance(src, (str, Path)) else src)
                if isinstance(p, (str, Path))}
     summary = dict(by='system', group=('suite',), fams=families(cfgs, users, default), primary='ndcg10', binary='hit5',

@@ -80,9 +80,9 @@ def for_terminal(text: str,  # a rendered report (markdown)
     return '\n'.join(out + (['', 'Key:'] + key if key else []) + ([''] + [short] if short else []))
 
 # %% ../nbs/17_cli.ipynb #e123b906
-def _systems(specs, questions=None) -> dict:
-    from litebench.systems import user_systems
-    return user_systems(specs, questions)
+def _systems(specs, questions=None, timeout=None) -> dict:
+    from litebench.systems import user_systems, with_timeout
+    return {name: with_timeout(fn, timeout) for name, fn in user_systems(specs, questions).items()}
 
 def _names(*runs) -> list:
     from litebench.runs import read_run
@@ -110,7 +110,7 @@ def cmd_eval(args) -> int:
     print(f'doc eval: encoder {args.encoder}, {args.n} sentences and their degraded variants, '
           f'corpus {args.pdfs or "default"}')
     from litebench.systems import Stack
-    sys_ = _systems(args.system)
+    sys_ = _systems(args.system, timeout=args.system_timeout)
     stack = Stack(args.encoder, args.pdfs, unit=args.unit, skip_bad=args.skip_bad, progress=not args.quiet)
     run = run_doc_eval(args.encoder, n=args.n, seed=args.seed, keep=args.keep, systems=sys_, out=args.out, stack=stack,
                        progress=not args.quiet)
@@ -165,7 +165,7 @@ def cmd_bench(args) -> int:
     from litebench.systems import Stack
     src = _sources(args)
     qs = Q.load_questions(src, args.suites)          # a malformed file or unknown suite: refused before any store
-    sys_ = _systems(args.system, qs)
+    sys_ = _systems(args.system, qs, args.system_timeout)
     split = _split(args.split, qs)
     print(f'bench: split {split}, configurations {args.configs}, encoder {args.encoder}' + (
         f', answers by {args.generator}' if args.answers else ''))

@@ -6,6 +6,7 @@
 from __future__ import annotations
 import argparse, re, sys
 from .runner import DEFAULTS
+from .protocol import SYSTEM_TIMEOUT
 
 # %% auto #0
 __all__ = ['DATA_NOTE', 'positive', 'parser']
@@ -58,6 +59,9 @@ def _run_opts(p, d=DEFAULTS):
     "What every run takes: systems of your own, the seed, where it goes, progress."
     p.add_argument('--system', action='append', metavar='NAME=module:callable',
                    help='your own system, beside the built-ins (repeatable)')
+    p.add_argument('--system-timeout', type=float, default=SYSTEM_TIMEOUT, metavar='SECONDS',
+                   help="the most one of your systems may take for a question; past it the question's row fails "
+                        'and the run goes on (default: %(default)g; 0: no limit)')
     p.add_argument('--seed', type=int, default=d.seed, help='seed of the sampling and bootstrap (default: %(default)s)')
     p.add_argument('--out', metavar='DIR', help='runs folder (default: runs/ in the data folder)')
     p.add_argument('--quiet', action='store_true', help='no progress lines or bars')

@@ -4,7 +4,7 @@
 
 # %% ../nbs/15_doceval.ipynb #7c0a0004
 from __future__ import annotations
-from .systems import Stack, DOC_SYSTEMS, doc_system, check_names
+from .systems import Stack, DOC_SYSTEMS, doc_system, check_names, with_timeout, SYSTEM_TIMEOUT
 from .queries import verbatim_queries, derive, term_df, as_question
 from .runner import run_questions, DEFAULTS
 from .tree import detect_mode
@@ -64,7 +64,8 @@ def run_doc_eval(encoder=DEFAULTS.encoder,   # shared encoder: 'lsa', 'minilm', 
                  store_dir=None,             # where the stores live (default data/stores)
                  stack: Stack | None = None, # an already built `Stack`, instead of building one
                  n_boot: int = DEFAULTS.n_boot,  # bootstrap resamples
-                 progress: bool = False      # progress bars while embedding and asking
+                 progress: bool = False,     # progress bars while embedding and asking
+                 system_timeout: float | None = SYSTEM_TIMEOUT  # seconds each of `systems` may take per question
                 ):
     "Run the doc evaluation; returns the run folder."
     stack = stack or Stack(encoder, pdfs, store_dir, unit, limit=DEFAULTS.k, depth=DEFAULTS.depth, progress=progress)
@@ -73,7 +74,7 @@ def run_doc_eval(encoder=DEFAULTS.encoder,   # shared encoder: 'lsa', 'minilm', 
     sys = {f'{name}@{kw}': doc_system(stack, name, kw) for kw in kws for name in DOC_SYSTEMS}
     # no keyword mode of its own: set beside the first mode's built-ins
     check_names(systems or {}, set(sys) | set(DOC_SYSTEMS), 'doc eval')   # never a built-in's name, with or without @kw
-    sys |= {name: Tagged(fn, base=name, kw=kws[0]) for name, fn in (systems or {}).items()}
+    sys |= {name: Tagged(with_timeout(fn, system_timeout), base=name, kw=kws[0]) for name, fn in (systems or {}).items()}
     params = dict(preset='doc-eval', encoder_spec=str(encoder), n=n, seed=seed, keep=keep, kws=list(kws),
                   unit=stack.locator.kind,
                   chunks={'page': len(stack.page), 'fine': len(stack.flat), 'tree': len(stack.tree)})

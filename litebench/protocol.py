@@ -4,12 +4,13 @@
 
 # %% ../nbs/12a_protocol.ipynb #afa59d2d
 from __future__ import annotations
-import importlib, sys
+import importlib, sys, threading
 from pathlib import Path
 from .core import Item
 
 # %% auto #0
-__all__ = ['as_item', 'as_items', 'load_callable', 'parse_system', 'user_systems', 'check_names']
+__all__ = ['SYSTEM_TIMEOUT', 'as_item', 'as_items', 'load_callable', 'parse_system', 'user_systems', 'check_names', 'Timed',
+           'with_timeout']
 
 # %% ../nbs/12a_protocol.ipynb #5e0a0007
 def _pages(p, where: str):
@@ -102,3 +103,26 @@ def check_names(users,     # the user's systems' names
     if clash := [n for n in users if n in set(builtin)]:
         raise ValueError(f"--system {clash[0]}: {clash[0]!r} is the name of a built-in system of the {what}; "
                          f"give yours another name, e.g. 'my-{clash[0]}'")
+
+# %% ../nbs/12a_protocol.ipynb #4e097ce2
+SYSTEM_TIMEOUT = 60.0   # seconds a user's system may take for one question (`--system-timeout`); None or 0: no limit
+
+class Timed:
+    "A system whose calls fail with a TimeoutError after `seconds`; every other attribute is the system's own."
+    def __init__(self, fn, seconds: float): self.fn, self.seconds = fn, seconds
+    def __getattr__(self, name): return getattr(self.fn, name)   # its tags, warnings, universe…
+    def __call__(self, text):
+        out = {}
+        def go():
+            try: out['items'] = self.fn(text)
+            except BaseException as ex: out['error'] = ex
+        t = threading.Thread(target=go, daemon=True, name='litebench-system'); t.start(); t.join(self.seconds)
+        if t.is_alive(): raise TimeoutError(f'no answer within {self.seconds:g} s (--system-timeout)')
+        if 'error' in out: raise out['error']
+        return out['items']
+
+def with_timeout(fn,                # a system: text → items
+                 seconds: float | None = SYSTEM_TIMEOUT  # the most one call may take; None or 0: `fn` as it is
+                ):
+    "`fn` with each call run on a daemon thread and failing after `seconds` (`Timed`); wrapped once."
+    return fn if not seconds or isinstance(fn, Timed) else Timed(fn, seconds)

@@ -268,7 +268,8 @@ def _run(run, questions, systems, k, stack, bad, opts, progress, stage=None, exe
             raise
         finally:
             if main: signal.signal(signal.SIGTERM, old)
-        for line in textless_said(rows) + nowhere_said(rows, {d.doc: len(d) for d in getattr(stack, 'docs', None) or []}):
+        for line in textless_said(rows) + nowhere_said(rows, {d[0].doc: max(p.page for p in d)
+                                                                          for d in getattr(stack, 'docs', None) or [] if d}):
             print(line)
         n_bad = sum('error' in r for r in rows)   # the rows as written
         # rows whose answer failed; their retrieval stands

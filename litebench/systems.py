@@ -7,7 +7,7 @@ from __future__ import annotations
 from .core import Item
 from .configs import Config, kw_weight, HELD_SHARE
 from .metrics import confidence
-from .protocol import as_item, as_items, load_callable, parse_system, user_systems, check_names
+from .protocol import as_item, as_items, load_callable, parse_system, user_systems, check_names, with_timeout, SYSTEM_TIMEOUT
 from .memo import Memo
 from .stack import Stack
 
