@@ -110,7 +110,9 @@ SYSTEM_TIMEOUT = 60.0   # seconds a user's system may take for one question (`--
 class Timed:
     "A system whose calls fail with a TimeoutError after `seconds`; every other attribute is the system's own."
     def __init__(self, fn, seconds: float): self.fn, self.seconds = fn, seconds
-    def __getattr__(self, name): return getattr(self.fn, name)   # its tags, warnings, universe…
+    def __getattr__(self, name):                                  # its tags, warnings, universe…
+        if name.startswith('__') or name == 'fn': raise AttributeError(name)   # (unpickling asks before `fn` is set)
+        return getattr(self.fn, name)
     def __call__(self, text):
         out = {}
         def go():
