@@ -94,8 +94,8 @@ def run_bench(questions=None,  # question files or folders (default: the project
                 for t in abstain[1]}
     check_names(users, sys, 'bench')   # a user's system never replaces a built-in one
     sys |= {name: with_timeout(fn, system_timeout) for name, fn in (systems or {}).items()}
-    folders = {Path(p) if Path(p).is_dir() else Path(p).parent for p in ([src] if isinstance(src, (str, Path)) else src)
-               if isinstance(p, (str, Path))}
+    # the files and folders read: their recorded splits are checked (`splits.seal`)
+    read = [Path(p) for p in ([src] if isinstance(src, (str, Path)) else src) if isinstance(p, (str, Path)) and Path(p).exists()]
     summary = dict(by='system', group=('suite',), fams=families(cfgs, users, default), primary='ndcg10', binary='hit5',
                    show=SHOW, n_boot=n_boot, seed=seed, min_n=min_n,
                    factors={c.name: sorted(c.factors) for c in asked} if len(asked) == 2 ** len(FACTORS) else None)
@@ -104,5 +104,5 @@ def run_bench(questions=None,  # question files or folders (default: the project
                   abstain=[abstain[0], list(abstain[1])] if abstain else None,
                   answers=answers.describe() if answers is not None else None, default=default)
     return run_questions(qs, sys, name='bench', params=params, stack=stack, out=out, unseal_test=unseal_test,
-                         folder=next(iter(folders)) if len(folders) == 1 else None, summary=summary, progress=progress,
+                         folders=read, summary=summary, progress=progress,
                          stage=answers, executor=executor)

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 # %% auto #0
 __all__ = ['BROKEN', 'Line', 'Page', 'text_page', 'Node', 'Chunk', 'Hit', 'Gold', 'Question', 'Item', 'doc_text', 'page_starts',
-           'pages_of', 'pages_overlap', 'fold', 'norm_text', 'broken_words', 'words', 'norm_file', 'text_hash',
+           'pages_of', 'pages_overlap', 'spell', 'fold', 'norm_text', 'broken_words', 'words', 'norm_file', 'text_hash',
            'file_sha256', 'file_crc', 'project_root', 'shipped', 'user_data', 'data_dir', 'lock_file', 'lock_held']
 
 # %% ../nbs/00_core.ipynb #ffd941f2
@@ -164,6 +164,20 @@ def pages_overlap(a: tuple,  # a (first, last) page range
         if r[0] > r[1]: raise ValueError(f'pages {tuple(r)}: first page is after last')
     return a[0] <= b[1] and b[0] <= a[1]
 
+# %% ../nbs/00_core.ipynb #8d444a5e
+# marks a reader leaves out, in NFD: over Latin and Greek letters; stress over Cyrillic ones and the diaeresis of ё;
+# Arabic harakat; Hebrew points
+_unmarked = re.compile('(?<=[A-Za-z\u00c0-\u024f\u1e00-\u1eff\u0370-\u03ff\u1f00-\u1fff])[\u0300-\u036f]+'
+                       '|(?<=[\u0400-\u04ff])[\u0300\u0301]+|(?<=[\u0415\u0435])\u0308'
+                       '|[\u064b-\u065f\u0670\u06d6-\u06ed\u0640]|[\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7]')
+_letters = str.maketrans({'ß': 'ss', 'ẞ': 'SS', 'ł': 'l', 'Ł': 'L', 'ø': 'o', 'Ø': 'O', 'đ': 'd', 'Đ': 'D', 'ħ': 'h',
+                          'Ħ': 'H', 'ı': 'i', 'æ': 'ae', 'Æ': 'AE', 'œ': 'oe', 'Œ': 'OE', 'ς': 'σ'})
+
+def spell(s: str) -> str:
+    "`s` case-folded, the marks readers leave out dropped, letters of two spellings written plain (`Straße` → `strasse`)."
+    if s.isascii(): return s.casefold()
+    return unicodedata.normalize('NFC', _unmarked.sub('', unicodedata.normalize('NFD', s.casefold()))).translate(_letters)
+
 # %% ../nbs/00_core.ipynb #38b97fe8
 _ws = re.compile(r'\s+')
 # a soft hyphen, and the white space (line end) after it
@@ -178,12 +192,13 @@ def fold(s: str) -> str:
      "the fold the normaliser and the keyword index share.")
     return _soft.sub('', unicodedata.normalize('NFKC', s))
 
-def norm_text(s: str,           # the text
-              join: bool = True # drop hyphens between letters: `pre-\nfinancing`, `pre-financing`, `prefinancing` match
+def norm_text(s: str,              # the text
+              join: bool = True,   # drop hyphens between letters: `pre-\nfinancing`, `pre-financing`, `prefinancing` match
+              spelled: bool = True # fold spellings (`spell`); False where the exact name counts: file names, recorded digests
              ) -> str:
-    ("`fold`ed, case-folded, hyphens between letters dropped (with `join`), white space collapsed: "
+    ("`fold`ed, case-folded, `spell`ed, hyphens between letters dropped (with `join`), white space collapsed: "
      "the one normaliser for text matching.")
-    s = fold(s).casefold()
+    s = spell(fold(s)) if spelled else fold(s).casefold()
     return _ws.sub(' ', BROKEN.sub('', s) if join else s).strip()
 
 def broken_words(s: str) -> list:
@@ -218,8 +233,8 @@ def words(s: str) -> list:
 @lru_cache(maxsize=1 << 16)
 def norm_file(name: str  # a file name or path, any separators
              ) -> str:
-    "The comparable form of a file name: `norm_text` (hyphens kept), backslashes as '/', base name only."
-    base = norm_text(name, join=False).replace('\\', '/').rsplit('/', 1)[-1]
+    "The comparable form of a file name: `norm_text` (hyphens and spellings kept), backslashes as '/', base name only."
+    base = norm_text(name, join=False, spelled=False).replace('\\', '/').rsplit('/', 1)[-1]
     if not base: raise ValueError(f'norm_file: no file name in {name!r}')
     return base
 

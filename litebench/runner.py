@@ -14,7 +14,7 @@ from .systems import as_items, Memo
 from .runs import new_run, Rows, finish_run, read_run, alive, write_questions
 
 # %% auto #0
-__all__ = ['DEFAULTS', 'SHARED', 'Settings', 'item_row', 'snippet', 'judged', 'result_key', 'finite', 'ask', 'staged', 'sealed',
+__all__ = ['DEFAULTS', 'SHARED', 'Settings', 'item_row', 'snippet', 'judged', 'result_key', 'finite', 'ask', 'staged',
            'gold_errors', 'system_warnings', 'Terminated', 'run_questions', 'textless_said', 'nowhere_said',
            'ask_shard']
 
@@ -124,19 +124,6 @@ def staged(stage,    # (question, items) → dict
     try: return dict(stage(q, items))
     except Exception as ex: return dict(error=f'{type(ex).__name__}: {ex}')
 
-# %% ../nbs/13_runner.ipynb #7a0a0013
-def sealed(questions,                  # the `Question`s of the run
-           unseal_test: bool = False,  # allow test questions
-           folder=None  # the question files' folder, whose recorded assignment is checked; None: not checked
-          ):
-    "Refuse test questions unless unsealed, and split labels that disagree with the recorded assignment."
-    from litebench.splits import SealError, check_assignment
-    if folder is not None: check_assignment(questions, folder)
-    if (n := sum(q.split == 'test' for q in questions)) and not unseal_test:
-        raise SealError(f'{n} of the {len(questions)} questions are in the sealed test split: '
-                        'pass unseal_test=True (--unseal-test) to open it on purpose; it is recorded in the ledger')
-    return sum(q.split == 'test' for q in questions)
-
 # %% ../nbs/13_runner.ipynb #7a0a0016
 def gold_errors(questions,  # the `Question`s
                 files       # paths of the corpus files
@@ -210,7 +197,7 @@ def run_questions(questions,                 # the `Question`s to ask
                   k: int = DEFAULTS.k,       # items judged per question
                   stack=None,                # a `systems.Stack`: locates outside items, checks gold, embeds in batches
                   unseal_test: bool = False, # allow questions of the test split (recorded in the ledger)
-                  folder=None,               # the question files' folder, whose recorded split assignment is checked
+                  folders=(),                # the folders the questions were read from: their recorded splits are checked
                   summary: dict | None = None, # options of `report.summarize` (group, families, primary, …)
                   progress: bool = False,    # a progress bar over the questions
                   stage=None,  # after retrieval, (question, items) → the row's `answer` (see `ask`); None: none
@@ -218,11 +205,11 @@ def run_questions(questions,                 # the `Question`s to ask
                  ):
     "Ask every question of every system; rows, summary and status in a new run folder, which is returned."
     from litebench import report
-    from litebench.splits import open_test, set_identity
+    from litebench.splits import open_test, set_identity, seal
     if not questions: raise ValueError('no questions to ask')
     if not systems: raise ValueError('no systems to ask')
     if len({q.id for q in questions}) != len(questions): raise ValueError('question ids must be unique within a run')
-    n_test = sealed(questions, unseal_test, folder)
+    ledgers = seal(questions, unseal_test, folders)   # {ledger: test ids}: the one door of the test split
     bad = (gold_errors([q for q in questions if q.gold and q.source], stack.files) if stack is not None and stack.files
            else {})
     if bad: print(f'warning: {len(bad)} question(s) not asked, their gold not in the corpus: '
@@ -239,7 +226,8 @@ def run_questions(questions,                 # the `Question`s to ask
                   **({'executor': executor.describe()} if executor is not None else {}))
     run = new_run(name, params, root=out, files=getattr(stack, 'files', ()))
     write_questions(run, questions)
-    opened = open_test(set_identity(questions), run.name, 'test', list(systems)) if n_test else None
+    # each opening goes to the ledger of the project the test questions came from
+    opened = max(open_test(set_identity(questions), run.name, 'test', list(systems), l) for l in ledgers) if ledgers else None
     _run(run, questions, systems, k, stack, bad, summary or {}, progress, stage, executor, test_openings=opened)
     return run
 

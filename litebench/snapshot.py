@@ -46,7 +46,8 @@ def read_chunks(db,           # a connection to the store
     got = {r[0]: Chunk(r[1], (r[2], r[3]), r[4], r[5], r[6], r[7], path_of(r[8], r[9])) for r in rows}
     return [got[i] for i in (all_ids.tolist() if ids is None else ids)]
 
-CACHE_FORMAT = 3   # the layout of a snapshot's files; another layout is never read (2: with the prefixes' postings; 3: with checksums)
+CACHE_FORMAT = 4   # the layout of a snapshot's files; another layout is never read (2: with the prefixes' postings;
+                  # 3: with checksums; 4: postings of keyword format 4, spellings folded)
 
 class Snapshot:
     ("One version of a store in memory: chunk positions, vectors, keyword postings, read in one transaction (or "

@@ -6,14 +6,15 @@
 from __future__ import annotations
 import datetime, json, os, sys
 from pathlib import Path
-from .core import Question, text_hash, norm_file, norm_text, project_root, data_dir, lock_file
+from .core import Question, text_hash, norm_file, norm_text, project_root, data_dir, user_data, lock_file
 from .questions import QuestionError, SPLITS, question_files, read_records, read_text, load_questions
 from .qwrite import locked, set_fields, replace_text
 
 # %% auto #0
-__all__ = ['ASSIGNMENTS', 'LEDGER', 'assign_splits', 'SealError', 'question_digest', 'read_assignments', 'write_assignments',
-           'assignment_problems', 'check_assignment', 'split', 'cmd_split', 'split_counts', 'set_identity',
-           'ledger_path', 'open_test', 'openings']
+__all__ = ['ASSIGNMENTS', 'LEDGER', 'SEALS', 'assign_splits', 'SealError', 'question_digest', 'read_assignments',
+           'write_assignments', 'assignment_problems', 'check_assignment', 'split', 'cmd_split', 'split_counts',
+           'set_identity', 'ledger_path', 'open_test', 'openings', 'seals_path', 'seal_key', 'recorded_tests',
+           'record_tests', 'seal']
 
 # %% ../nbs/11d_splits.ipynb #4f1c687f
 def assign_splits(questions,  # all `Question`s of a set
@@ -37,10 +38,10 @@ class SealError(Exception):
     "The sealed test split would be walked around: split labels that disagree with the recorded assignment."
 
 def question_digest(q: Question) -> str:
-    "A digest of a question's text and gold, normalised (hyphens kept: the digests in splits.tsv stay valid)."
-    gold = [[norm_file(g.file), g.pages, g.heading, g.text and norm_text(g.text, join=False), g.required, g.hop]
-            for g in q.gold]
-    return text_hash(json.dumps([norm_text(q.text, join=False), gold]))
+    "A digest of a question's text and gold, normalised (hyphens and spellings kept: the digests in splits.tsv stay valid)."
+    gold = [[norm_file(g.file), g.pages, g.heading, g.text and norm_text(g.text, join=False, spelled=False), g.required,
+             g.hop] for g in q.gold]
+    return text_hash(json.dumps([norm_text(q.text, join=False, spelled=False), gold]))
 
 def read_assignments(folder) -> dict:
     "{id: (split, digest)} recorded in the folder's splits.tsv; {} when there is none."
@@ -158,10 +159,11 @@ def _count(p: Path, identity: str) -> int:
 def open_test(identity: str,  # `set_identity` of the questions asked
               run_id: str,    # the run that opens the test split
               split: str,     # the split it asks: 'test' or 'all'
-              systems         # the systems it runs: names, or objects with a `name`
+              systems,        # the systems it runs: names, or objects with a `name`
+              ledger=None     # the ledger to write (from `seal`); None: `ledger_path()`
              ) -> int:
     "Record one opening of the test split of the set `identity` in the ledger; how many that identity now has."
-    p = ledger_path(); p.parent.mkdir(parents=True, exist_ok=True)
+    p = Path(ledger) if ledger else ledger_path(); p.parent.mkdir(parents=True, exist_ok=True)
     line = json.dumps(dict(time=datetime.datetime.now(datetime.timezone.utc).isoformat(), identity=identity, run=run_id,
                            split=split, systems=[getattr(s, 'name', s) for s in systems]))
     with lock_file(f'{p}.lock'):
@@ -172,3 +174,59 @@ def openings(identity: str) -> int:
     "How many times the ledger says the test split of the set `identity` was opened."
     p = ledger_path()
     return _count(p, identity) if p.exists() else 0
+
+# %% ../nbs/11d_splits.ipynb #b36645ac
+SEALS = 'sealed_tests.tsv'
+
+def seals_path() -> Path:
+    "The per-user record of the test questions met on this machine: `LITEBENCH_SEALS`, else in `core.user_data()`."
+    return Path(env) if (env := os.environ.get('LITEBENCH_SEALS')) else user_data() / SEALS
+
+def seal_key(q: Question) -> str:
+    "What makes a question the same test question wherever it is asked: its id and normalised text."
+    return text_hash(json.dumps([q.id, norm_text(q.text, join=False)]))
+
+def recorded_tests() -> dict:
+    "{seal_key: ledger} of every test question recorded on this machine, with the ledger of the first project to record it."
+    p, out = seals_path(), {}
+    for l in (read_text(p).splitlines() if p.exists() else []):
+        k, _, ledger = l.partition('\t')
+        if k and ledger: out.setdefault(k, ledger)   # a line cut short by a crash is no record
+    return out
+
+def record_tests(keys: dict  # {seal_key: ledger} of test questions met now
+                ) -> dict:
+    "Record the keys not recorded yet (the first project to record a question keeps it); every record."
+    p = seals_path(); p.parent.mkdir(parents=True, exist_ok=True)
+    with lock_file(f'{p}.lock'):
+        have = recorded_tests()
+        if new := {k: v for k, v in keys.items() if k not in have}:
+            with open(p, 'a', encoding='utf-8') as f:
+                if f.tell() and not p.read_bytes().endswith(b'\n'): f.write('\n')   # after a line cut short by a crash
+                f.writelines(f'{k}\t{v}\n' for k, v in new.items())
+    return {**new, **have}
+
+# %% ../nbs/11d_splits.ipynb #0a7f39db
+def seal(questions,                  # the `Question`s of a run
+         unseal_test: bool = False,  # allow test questions
+         folders=()                  # the files and folders the questions were read from: their recorded splits are checked
+        ) -> dict:
+    "{ledger: ids} of the test questions (by label, assignment or record); `SealError` when there are any, unless unsealed."
+    qs, here, asked, loaded = list(questions), str(ledger_path()), {q.id for q in questions}, {}
+    for p in map(Path, folders): loaded.setdefault(p.parent if p.is_file() else p, []).append(p)
+    # a folder's questions (or those of the files named in it), with its recorded assignment
+    loaded = {f: (load_questions(ps), read_assignments(f)) for f, ps in loaded.items()}
+    # every test question met is recorded, by label or assignment, asked now or not
+    met = [q for m, rec in loaded.values() for q in m if q.split == 'test' or rec.get(q.id, ('',))[0] == 'test']
+    known = record_tests({seal_key(q): here for q in [q for q in qs if q.split == 'test'] + met})
+    for f, (m, _) in loaded.items(): check_assignment([q for q in m if q.id in asked], f)
+    tests = {q.id: known[k] for q in qs if (k := seal_key(q)) in known}
+    if tests and not unseal_test:
+        hidden = [q.id for q in qs if q.id in tests and q.split != 'test']
+        raise SealError(f'{len(tests)} of the {len(qs)} questions are in the sealed test split'
+                        + (f' ({len(hidden)} labelled dev or unsplit but recorded as test questions: '
+                           f'{", ".join(hidden[:3])}{" …" * (len(hidden) > 3)})' if hidden else '')
+                        + ': pass unseal_test=True (--unseal-test) to open it on purpose; it is recorded in the ledger')
+    out = {}
+    for i, ledger in tests.items(): out.setdefault(ledger if Path(ledger).parent.is_dir() else here, []).append(i)
+    return out

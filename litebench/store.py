@@ -134,7 +134,7 @@ def _merging(self: FlatStore):
 @patch
 def keyword_format(self: FlatStore) -> str | None:
     ("What the keyword index holds (`KEYWORD_FORMAT`): '1', a copy of the text; '2', the text of `chunks` as written; "
-     "'3', `index_text` of it; None before the index is made.")
+     "'3', `index_text` of it; '4', of it with spellings folded; None before the index is made.")
     r = self.db.execute("SELECT sql FROM sqlite_master WHERE name='fts'").fetchone()
     return None if r is None else self._meta('keywords') or ('2' if "content='chunks'" in r[0] else '1')
 
@@ -150,7 +150,7 @@ def _check_keywords(self: FlatStore):
     f = self.keyword_format()
     if f not in (None, KEYWORD_FORMAT):
         raise StoreError(f'{self.path}: its keyword index is format {f}, made by an older litebench (words broken at line ends, '
-                                                         f'NFKC forms and scripts without spaces not folded); open it writable once to rebuild the index as format {KEYWORD_FORMAT}')
+                                                         f'NFKC forms, spellings and scripts without spaces not folded); open it writable once to rebuild the index as format {KEYWORD_FORMAT}')
 
 @patch
 def _migrate(self: FlatStore):

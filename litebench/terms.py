@@ -6,7 +6,7 @@
 from __future__ import annotations
 import math, os, re, sqlite3, threading, unicodedata
 from functools import lru_cache
-from .core import fold, broken_words
+from .core import fold, spell, broken_words
 
 # %% auto #0
 __all__ = ['TOKENIZE', 'KEYWORD_FORMAT', 'NO_SPACES', 'WORDS_KEPT', 'StoreError', 'grams', 'index_text', 'index_functions',
@@ -21,9 +21,9 @@ class StoreError(Exception):
 # %% ../nbs/06a_terms.ipynb #a81c3e52
 # the keyword index's tokenizer, the one source of its terms (as written inside `tokenize='…'`: its quotes doubled)
 TOKENIZE = "unicode61 remove_diacritics 2 categories ''L* N* Co M*''"
-# what the keyword index holds: 3, `index_text` by `TOKENIZE`; 1 and 2 (older stores) the text as written, split at
-# combining marks
-KEYWORD_FORMAT = '3'
+# what the keyword index holds: 4, `index_text` by `TOKENIZE`; 3, the same without spellings folded; 1 and 2 (older
+# stores) the text as written, split at combining marks
+KEYWORD_FORMAT = '4'
 
 NO_SPACES = ((0x0E00, 0x0EFF), (0x1000, 0x109F), (0x1100, 0x11FF), (0x1780, 0x17FF), (0x3005, 0x3007), (0x3040, 0x30FF),
              (0x3130, 0x318F), (0x31F0, 0x31FF),
@@ -45,12 +45,23 @@ def grams(run: str,            # a run of characters of `NO_SPACES`
     pairs = [a + b for a, b in zip(cs, cs[1:])]
     return pairs if query and pairs else cs + pairs
 
+_nonascii = re.compile(r'\S*[^\x00-\x7f]\S*')
+
+def _spelled(s: str) -> str:
+    ("`s` with each word `spell` folds written plain, then as written when the index would hold that otherwise "
+     "(`Straße` → `Strasse Straße`): a variant finds the word, and the exact form scores twice.")
+    def one(m):
+        w = m[0]; v = spell(w)
+        # the exact form too, unless it differs from the plain one only by case or by what the tokenizer drops itself
+        return w if v == w else v if fts_tokens(v.lower()) == fts_tokens(w.lower()) else f'{v} {w}'
+    return _nonascii.sub(one, s)
+
 def index_text(s: str,           # a chunk's text or context, or a query
                query: bool = False # a query's (`grams`)
               ) -> str:
-    ("What the keyword index holds for `s`: `fold`ed, without combining diacritics; a word broken at a line end also "
-     "whole (`pre-\\nfinancing` → `prefinancing pre-\\nfinancing`); runs of `NO_SPACES` as their `grams`.")
-    s, parts, at = _accents.sub('', fold(s)), [], 0
+    ("What the keyword index holds for `s`: `fold`ed and `_spelled`, without combining diacritics; a word broken at a "
+     "line end also whole (`pre-\\nfinancing` → `prefinancing pre-\\nfinancing`); runs of `NO_SPACES` as their `grams`.")
+    s, parts, at = _accents.sub('', _spelled(fold(s))), [], 0
     for a, b, whole in broken_words(s):
         parts += [s[at:a], whole, ' ']; at = a      # the whole word before the broken one
     s = ''.join(parts) + s[at:]
