@@ -4,6 +4,7 @@
 
 # %% ../nbs/14a_trec.ipynb #7ec0a004
 from __future__ import annotations
+import math
 from pathlib import Path
 from urllib.parse import quote, unquote
 from .core import norm_file, pages_overlap
@@ -216,7 +217,9 @@ def _read_trec(path, tag: str | None = None) -> tuple:
         f = line.split()
         if len(f) != 6: raise ValueError(f'{path}:{i}: expected 6 fields (qid Q0 docno rank score tag), got {len(f)}')
         try: score = float(f[4])
-        except ValueError: raise ValueError(f'{path}:{i}: the score {f[4]!r} is not a number') from None
+        except ValueError: score = math.nan
+        # 'nan' and 'inf' parse, and would sort anywhere
+        if not math.isfinite(score): raise ValueError(f'{path}:{i}: the score {f[4]!r} is not a finite number')
         runs.setdefault(f[5], {}).setdefault(f[0], []).append((f[2], score))
     if tag is None and len(runs) > 1:
         raise ValueError(f'{path}: holds {len(runs)} runs (tags {", ".join(sorted(runs))}): say which one to read')
