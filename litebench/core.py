@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import NamedTuple
 
 # %% auto #0
-__all__ = ['BROKEN', 'Line', 'Page', 'text_page', 'Node', 'Chunk', 'Hit', 'Gold', 'Question', 'Item', 'doc_text', 'page_starts',
-           'pages_of', 'pages_overlap', 'spell', 'fold', 'norm_text', 'broken_words', 'words', 'norm_file', 'text_hash',
-           'file_sha256', 'file_crc', 'project_root', 'shipped', 'user_data', 'data_dir', 'lock_file', 'lock_held']
+__all__ = ['SPELL_CHARS', 'BROKEN', 'Line', 'Page', 'text_page', 'Node', 'Chunk', 'Hit', 'Gold', 'Question', 'Item', 'doc_text',
+           'page_starts', 'pages_of', 'pages_overlap', 'spell', 'fold', 'norm_text', 'broken_words', 'words',
+           'norm_file', 'text_hash', 'file_sha256', 'file_crc', 'project_root', 'shipped', 'user_data', 'data_dir',
+           'lock_file', 'lock_held']
 
 # %% ../nbs/00_core.ipynb #ffd941f2
 class Line(NamedTuple):
@@ -173,9 +174,14 @@ _unmarked = re.compile('(?<=[A-Za-z\u00c0-\u024f\u1e00-\u1eff\u0370-\u03ff\u1f00
 _letters = str.maketrans({'ß': 'ss', 'ẞ': 'SS', 'ł': 'l', 'Ł': 'L', 'ø': 'o', 'Ø': 'O', 'đ': 'd', 'Đ': 'D', 'ħ': 'h',
                           'Ħ': 'H', 'ı': 'i', 'æ': 'ae', 'Æ': 'AE', 'œ': 'oe', 'Œ': 'OE', 'ς': 'σ'})
 
+# the characters \`spell\` may change beyond case: Latin beyond ASCII, Greek, ё, combining marks, Arabic and Hebrew marks,
+# Georgian capitals, Cherokee small letters (not \`’\` or \`€\`: most of a European text's words are left alone)
+SPELL_CHARS = re.compile('[\u00c0-\u024f\u1e00-\u1eff\u0370-\u03ff\u1f00-\u1fff\u0401\u0451\u0300-\u036f\u064b-\u065f\u0670'
+                         '\u06d6-\u06ed\u0640\u0591-\u05c7\u1c90-\u1cbf\u13f8-\u13fd\uab70-\uabbf]')
+
 def spell(s: str) -> str:
     "`s` case-folded, the marks readers leave out dropped, letters of two spellings written plain (`Straße` → `strasse`)."
-    if s.isascii(): return s.casefold()
+    if s.isascii() or not SPELL_CHARS.search(s): return s.casefold()
     return unicodedata.normalize('NFC', _unmarked.sub('', unicodedata.normalize('NFD', s.casefold()))).translate(_letters)
 
 # %% ../nbs/00_core.ipynb #38b97fe8

@@ -6,7 +6,7 @@
 from __future__ import annotations
 import math, os, re, sqlite3, threading, unicodedata
 from functools import lru_cache
-from .core import fold, spell, broken_words
+from .core import fold, spell, SPELL_CHARS, broken_words
 
 # %% auto #0
 __all__ = ['TOKENIZE', 'KEYWORD_FORMAT', 'NO_SPACES', 'WORDS_KEPT', 'StoreError', 'grams', 'index_text', 'index_functions',
@@ -45,16 +45,18 @@ def grams(run: str,            # a run of characters of `NO_SPACES`
     pairs = [a + b for a, b in zip(cs, cs[1:])]
     return pairs if query and pairs else cs + pairs
 
-_nonascii = re.compile(r'\S*[^\x00-\x7f]\S*')
+# a word with a character \`spell\` may change beyond case, tried at word starts only (linear)
+_spellable = re.compile(r'(?<!\S)\S*?' + SPELL_CHARS.pattern + r'\S*')
 
 def _spelled(s: str) -> str:
     ("`s` with each word `spell` folds written plain, then as written when the index would hold that otherwise "
      "(`Straße` → `Strasse Straße`): a variant finds the word, and the exact form scores twice.")
     def one(m):
         w = m[0]; v = spell(w)
-        # the exact form too, unless it differs from the plain one only by case or by what the tokenizer drops itself
-        return w if v == w else v if fts_tokens(v.lower()) == fts_tokens(w.lower()) else f'{v} {w}'
-    return _nonascii.sub(one, s)
+        if v == w.lower(): return v        # case alone: the tokenizer folds it (but Georgian capitals: `spell` did)
+        # the exact form too, unless the tokenizer makes it the plain one itself (`café`: `cafe`)
+        return v if fts_tokens(v.lower()) == fts_tokens(w.lower()) else f'{v} {w}'
+    return _spellable.sub(one, s) if SPELL_CHARS.search(s) else s   # most texts have none: one scan
 
 def index_text(s: str,           # a chunk's text or context, or a query
                query: bool = False # a query's (`grams`)
