@@ -5,7 +5,7 @@
 # %% ../nbs/15_doceval.ipynb #7c0a0004
 from __future__ import annotations
 from .systems import Stack, DOC_SYSTEMS, doc_system, check_names, with_timeout, SYSTEM_TIMEOUT
-from .queries import verbatim_queries, derive, term_df, as_question
+from .queries import verbatim_queries, derive, term_df, as_question, unit_vocabulary
 from .runner import run_questions, DEFAULTS
 from .tree import detect_mode
 from .locate import UNIT_WORDS
@@ -23,15 +23,16 @@ def doc_questions(stack: Stack,                # the built `Stack`: documents, t
                   n: int = DEFAULTS.n,         # verbatim questions (one per sampled unit)
                   seed: int = DEFAULTS.seed,   # sampling seed
                   keep: float = DEFAULTS.keep, # share of words the degraded variant keeps
-                  kinds=('degraded',)          # variants asked too: 'degraded', 'typo', 'abbrev' (`queries.derive`)
+                  kinds=('degraded',)          # variants asked too: 'degraded', 'typo', 'abbrev', 'kwpara' (`queries.derive`)
                  ) -> list:
     ("Verbatim sentences (one per sampled unit) and their variants (degraded, kept even when unchanged; "
      "typo and abbreviated only where they differ), as `Question`s.")
-    qs = verbatim_queries(stack.docs, n=n, seed=seed, kind=stack.locator.kind,
-                          trees=[stack.trees[d[0].doc] for d in stack.docs])
+    trees = [stack.trees[d[0].doc] for d in stack.docs]
+    qs = verbatim_queries(stack.docs, n=n, seed=seed, kind=stack.locator.kind, trees=trees)
+    voc = unit_vocabulary(stack.docs, trees, stack.locator.kind) if 'kwpara' in kinds else None
     vs = derive(qs, [k for k in kinds if k == 'degraded'], df=term_df(c.text for cs in stack.fine.values() for c in cs),
                 keep=keep, keep_unchanged=True)
-    return [as_question(q) for q in qs + vs + derive(qs, [k for k in kinds if k != 'degraded'], seed=seed)]
+    return [as_question(q) for q in qs + vs + derive(qs, [k for k in kinds if k != 'degraded'], seed=seed, voc=voc)]
 
 def structure_notes(stack: Stack) -> list:
     ("One line per document whose units are not what the corpus's unit kind names, "

@@ -130,7 +130,7 @@ def name_queries(named,               # the corpus's `Named` nodes
 
 # %% ../nbs/10b_namequeries.ipynb #5e7a1c21
 SENTENCE_TYPES = {'verbatim': 'sentence', 'degraded': 'sentence-degraded', 'typo': 'sentence-typo',
-                  'abbrev': 'sentence-abbrev'}
+                  'abbrev': 'sentence-abbrev', 'kwpara': 'sentence-kwpara'}
 ALL_TYPES = TYPES + tuple(SENTENCE_TYPES.values())
 
 def sentence_queries(docs,             # the corpus's documents, a list of `Pages`
@@ -138,11 +138,13 @@ def sentence_queries(docs,             # the corpus's documents, a list of `Page
                      seed: int = 0     # the sampling, degrading and typo seed
                     ) -> list:
     ("`NameQuery` rows of the sentence families: `n` verbatim sentences and their degraded, "
-     "typo and abbreviated variants, each sourced to its unit.")
+     "typo, abbreviated and keyword-paraphrase variants, each sourced to its unit.")
     from litebench.tree import build_tree
-    from litebench.queries import verbatim_queries, derive, term_df
-    vs = verbatim_queries(docs, n, seed, trees=[build_tree(d) for d in docs])
+    from litebench.queries import verbatim_queries, derive, term_df, unit_vocabulary
+    trees = [build_tree(d) for d in docs]
+    vs = verbatim_queries(docs, n, seed, trees=trees)
     qs = vs + derive(vs, ('degraded', 'typo', 'abbrev'), df=term_df(p.text for d in docs for p in d), seed=seed)
+    qs += derive(vs, ('kwpara',), voc=unit_vocabulary(docs, trees))   # after the others: their rows stay as they were
     return [NameQuery('pdfs', q.text, SENTENCE_TYPES[q.kind], ' › '.join((q.doc, *q.unit_path))) for q in qs]
 
 # %% ../nbs/10b_namequeries.ipynb #12bd909d

@@ -17,15 +17,15 @@ from .locate import unit_nodes
 
 # %% auto #0
 __all__ = ['QUERY_KINDS', 'MARKS', 'ABBREVIATIONS', 'Query', 'variant_id', 'page_furniture', 'sentence_spans', 'unit_sentences',
-           'verbatim_queries', 'term_df', 'degrade', 'typo', 'abbrev', 'derive', 'reachable', 'QueryFileError',
-           'save_queries', 'load_queries', 'as_question']
+           'verbatim_queries', 'term_df', 'degrade', 'typo', 'abbrev', 'Vocabulary', 'vocabulary', 'unit_vocabulary',
+           'kwpara', 'derive', 'reachable', 'QueryFileError', 'save_queries', 'load_queries', 'as_question']
 
 # %% ../nbs/10_queries.ipynb #a0f89a88
 class Query(NamedTuple):
     "One query: the text searched, and its gold, a sentence of a document with where it lives."
     id: str           # 'v0001'; the letter names the kind, the number pairs a variant with its source
     text: str         # what is searched
-    kind: str         # 'verbatim', 'degraded', 'typo' or 'abbrev'
+    kind: str         # 'verbatim', 'degraded', 'typo', 'abbrev' or 'kwpara'
     sentence: str     # the gold: the source sentence, white space collapsed, otherwise the document's exact text
     doc: str          # the document's file name
     unit: str         # f'{doc} › {title}' of the unit holding the sentence
@@ -34,7 +34,7 @@ class Query(NamedTuple):
     start: int        # offset of the sentence in the document's text
     end: int          # offset just past it
 
-QUERY_KINDS = {'verbatim': 'v', 'degraded': 'd', 'typo': 't', 'abbrev': 'a'}
+QUERY_KINDS = {'verbatim': 'v', 'degraded': 'd', 'typo': 't', 'abbrev': 'a', 'kwpara': 'k'}
 
 def variant_id(qid: str,  # the original query's id
                kind: str  # the variant's kind, a key of `QUERY_KINDS`
@@ -219,19 +219,75 @@ def abbrev(q: Query,              # the query to abbreviate
     return q._replace(id=variant_id(q.id, 'abbrev'), kind='abbrev',
                       text=rx.sub(lambda m: short[norm_text(m.group())], q.text))
 
+# %% ../nbs/10_queries.ipynb #feacea67
+class Vocabulary(NamedTuple):
+    "The corpus's units as sets of words (`core.words`): the words, each unit's row, and which words each unit holds."
+    words: list       # the vocabulary, sorted
+    index: dict       # {word: column}
+    units: dict       # {unit name (`Query.unit`): row}
+    held: np.ndarray  # units × words, True where the unit holds the word
+    df: np.ndarray    # in how many units each word is
+    plain: np.ndarray # True for words of three or more letters (no digits): the words a paraphrase may use
+    docs: np.ndarray  # each unit's document (the name before ' › ')
+
+def vocabulary(texts: dict  # {unit name (`doc › title`): its text}
+              ) -> Vocabulary:
+    "The units `texts` as sets of their words, a word broken at a line end both whole and in halves, as the index has it."
+    sets = {u: set(words(t)) | set(words(norm_text(t))) for u, t in texts.items()}
+    vocab = sorted(set().union(*sets.values())); index = {w: i for i, w in enumerate(vocab)}
+    held = np.zeros((len(sets), len(vocab)), bool)
+    for r, ws in enumerate(sets.values()): held[r, [index[w] for w in ws]] = True
+    plain = np.array([w.isalpha() and len(w) > 2 for w in vocab], bool)
+    return Vocabulary(vocab, index, {u: r for r, u in enumerate(sets)}, held, held.sum(0), plain,
+                      np.array([u.split(' › ', 1)[0] for u in sets]))
+
+def unit_vocabulary(docs,                        # a list of `Pages`, one per document
+                    trees,                       # the documents' trees (`build_tree`)
+                    kind: str | None = 'article' # the unit, as for `verbatim_queries`
+                   ) -> Vocabulary:
+    "Each unit of the corpus (its node's whole span) as the set of its words; units of one name are joined."
+    texts = {}
+    for d, t in zip(docs, trees):
+        text = doc_text(d)
+        for n in unit_nodes(t, kind, d): texts[u] = texts.get(u := f'{n.doc} › {n.title}', '') + '\n' + text[slice(*n.span)]
+    return vocabulary(texts)
+
+# %% ../nbs/10_queries.ipynb #96ae7242
+def kwpara(q: Query,              # the source query (verbatim)
+           voc: Vocabulary,       # the corpus's units, from `unit_vocabulary`
+           n_words: int = 3,      # words in the paraphrase
+           max_share: float = 0.05 # a word in more of the units than this is too common to pick or to lead
+          ) -> Query | None:
+    "A keyword paraphrase of `q`: words the corpus uses with its sentence's words, none in its unit; None without any."
+    r, top = voc.units.get(q.unit), max(2, int(max_share * len(voc.units)))
+    if r is None: raise ValueError(f'{q.id}: its unit {q.unit!r} is not among the vocabulary\'s units')
+    rare = lambda i: 2 <= voc.df[i] <= top
+    lead = [i for w in dict.fromkeys(words(norm_text(q.sentence))) if (i := voc.index.get(w)) is not None and rare(i)]
+    if not lead: return None
+    # the document's other units, by the words they share with the sentence
+    near = voc.held[:, lead].sum(1).astype(np.float32) * (voc.docs == q.doc); near[r] = 0
+    score = near @ voc.held / np.sqrt(voc.df)
+    ok = ~voc.held[r] & (voc.df >= 2) & (voc.df <= top) & voc.plain
+    best = [i for i in np.argsort(-np.where(ok, score, 0), kind='stable')[:n_words] if ok[i] and score[i] > 0]
+    return q._replace(id=variant_id(q.id, 'kwpara'), kind='kwpara', text=' '.join(voc.words[i] for i in best)) if best else None
+
 # %% ../nbs/10_queries.ipynb #577ba6c1
 def derive(queries,                    # source queries, usually verbatim
-           kinds=('degraded',),        # which variants to make: 'degraded', 'typo', 'abbrev'
+           kinds=('degraded',),        # which variants to make: 'degraded', 'typo', 'abbrev', 'kwpara'
            df=None,                    # document frequencies, needed for 'degraded'
            keep: float = 0.5,          # `degrade`'s share of words kept
            rate: float = 0.2,          # `typo`'s share of words spoilt
            seed: int = 0,              # `typo`'s seed
-           keep_unchanged: bool = False # keep variants whose text equals their source's
+           keep_unchanged: bool = False, # keep variants whose text equals their source's
+           voc=None                    # the corpus's units (`unit_vocabulary`), needed for 'kwpara'
           ) -> list:
     "Variants of `queries` for each kind in `kinds`; unchanged ones dropped unless `keep_unchanged`."
-    make = {'degraded': lambda q: degrade(q, keep, df), 'typo': lambda q: typo(q, rate, seed), 'abbrev': abbrev}
+    make = {'degraded': lambda q: degrade(q, keep, df), 'typo': lambda q: typo(q, rate, seed), 'abbrev': abbrev,
+            'kwpara': lambda q: kwpara(q, voc)}
+    if 'kwpara' in kinds and voc is None: raise ValueError("kwpara needs voc, the corpus's units: build it with unit_vocabulary")
     if bad := [k for k in kinds if k not in make]: raise ValueError(f'unknown kinds {bad}: choose from {tuple(make)}')
-    return [v for k in kinds for q in queries for v in [make[k](q)] if keep_unchanged or v.text != q.text]
+    # a source with no paraphrase (None) gives no variant
+    return [v for k in kinds for q in queries for v in [make[k](q)] if v and (keep_unchanged or v.text != q.text)]
 
 # %% ../nbs/10_queries.ipynb #fcff0924
 def reachable(queries,      # `Query`s, or the sentences themselves

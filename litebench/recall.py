@@ -14,9 +14,11 @@ from .tally import summarize_side, diff_sides, paired_first, render, HEAD, _show
 from .gitbase import base_tree, run_base
 
 # %% auto #0
-__all__ = ['make_query_set', 'query_set', 'corpus_queries', 'unknown_sources', 'recall', 'losses']
+__all__ = ['LATER', 'make_query_set', 'query_set', 'corpus_queries', 'unknown_sources', 'recall', 'losses']
 
 # %% ../nbs/18_recall.ipynb #e07c290f
+LATER = ('sentence-kwpara',)   # families added after the set was first made, in the order they came
+
 def make_query_set(path=None,            # where to write it; None: `recall/queries.tsv`
                    n: int = 350,         # named nodes sampled per corpus
                    seed: int = 0,        # the sampling seed
@@ -31,7 +33,11 @@ def make_query_set(path=None,            # where to write it; None: `recall/quer
     from litebench.namequeries import pdf_named, code_named, name_queries, sentence_queries, write_query_set
     qs = name_queries(pdf_named(corpus_files()), n, seed) + name_queries(code_named(read_code(code_files())), n, seed)
     qs += sentence_queries(read_corpus(corpus_files())[0], sentences, seed)
+    later = [q for q in qs if q.type in LATER]; qs = [q for q in qs if q.type not in LATER]
     random.Random(seed).shuffle(qs)
+    # a family added later goes in at seeded places: the rows before it keep their order (`--limit` asks what it did)
+    rng = random.Random(f'{seed}:later')
+    for q in later: qs.insert(rng.randrange(len(qs) + 1), q)
     path = Path(path) if path else (project_root() or Path.cwd()) / 'recall' / 'queries.tsv'
     return write_query_set(path, sorted(qs, key=lambda q: q.corpus),
                            f'made by litebench.recall.make_query_set(n={n}, seed={seed}, sentences={sentences})')
