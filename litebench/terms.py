@@ -61,7 +61,7 @@ def _spelled(s: str) -> str:
 def index_text(s: str,           # a chunk's text or context, or a query
                query: bool = False # a query's (`grams`)
               ) -> str:
-    ("What the keyword index holds for `s`: `fold`ed and `_spelled`, without combining diacritics; a word broken at a "
+    ("What the keyword index holds for `s`: `fold`ed, `spell`ed words also as written, without combining diacritics; a word broken at a "
      "line end also whole (`pre-\\nfinancing` → `prefinancing pre-\\nfinancing`); runs of `NO_SPACES` as their `grams`.")
     s, parts, at = _accents.sub('', _spelled(fold(s))), [], 0
     for a, b, whole in broken_words(s):
