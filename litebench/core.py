@@ -174,8 +174,8 @@ _unmarked = re.compile('(?<=[A-Za-z\u00c0-\u024f\u1e00-\u1eff\u0370-\u03ff\u1f00
 _letters = str.maketrans({'ß': 'ss', 'ẞ': 'SS', 'ł': 'l', 'Ł': 'L', 'ø': 'o', 'Ø': 'O', 'đ': 'd', 'Đ': 'D', 'ħ': 'h',
                           'Ħ': 'H', 'ı': 'i', 'æ': 'ae', 'Æ': 'AE', 'œ': 'oe', 'Œ': 'OE', 'ς': 'σ'})
 
-# the characters \`spell\` may change beyond case: Latin beyond ASCII, Greek, ё, combining marks, Arabic and Hebrew marks,
-# Georgian capitals, Cherokee small letters (not \`’\` or \`€\`: most of a European text's words are left alone)
+# the characters `spell` may change beyond case: Latin beyond ASCII, Greek, ё, combining marks, Arabic and Hebrew marks,
+# Georgian capitals, Cherokee small letters (not `’` or `€`: most of a European text's words are left alone)
 SPELL_CHARS = re.compile('[\u00c0-\u024f\u1e00-\u1eff\u0370-\u03ff\u1f00-\u1fff\u0401\u0451\u0300-\u036f\u064b-\u065f\u0670'
                          '\u06d6-\u06ed\u0640\u0591-\u05c7\u1c90-\u1cbf\u13f8-\u13fd\uab70-\uabbf]')
 

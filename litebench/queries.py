@@ -287,7 +287,11 @@ def derive(queries,                    # source queries, usually verbatim
     if 'kwpara' in kinds and voc is None: raise ValueError("kwpara needs voc, the corpus's units: build it with unit_vocabulary")
     if bad := [k for k in kinds if k not in make]: raise ValueError(f'unknown kinds {bad}: choose from {tuple(make)}')
     # a source with no paraphrase (None) gives no variant
-    return [v for k in kinds for q in queries for v in [make[k](q)] if v and (keep_unchanged or v.text != q.text)]
+    out = [v for k in kinds for q in queries for v in [make[k](q)] if v and (keep_unchanged or v.text != q.text)]
+    if 'kwpara' in kinds and queries and not any(v.kind == 'kwpara' for v in out):   # a family of none: refused, not a silent 0
+        raise ValueError(f'kwpara: none of the {len(queries)} sentences has a word in 2 or more of the corpus\'s '
+                         f'{len(voc.units)} units to lead a paraphrase; too few units for this family')
+    return out
 
 # %% ../nbs/10_queries.ipynb #fcff0924
 def reachable(queries,      # `Query`s, or the sentences themselves

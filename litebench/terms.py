@@ -45,7 +45,7 @@ def grams(run: str,            # a run of characters of `NO_SPACES`
     pairs = [a + b for a, b in zip(cs, cs[1:])]
     return pairs if query and pairs else cs + pairs
 
-# a word with a character \`spell\` may change beyond case, tried at word starts only (linear)
+# a word with a character `spell` may change beyond case, tried at word starts only (linear)
 _spellable = re.compile(r'(?<!\S)\S*?' + SPELL_CHARS.pattern + r'\S*')
 
 def _spelled(s: str) -> str:
