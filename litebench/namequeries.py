@@ -144,7 +144,8 @@ def sentence_queries(docs,             # the corpus's documents, a list of `Page
     trees = [build_tree(d) for d in docs]
     vs = verbatim_queries(docs, n, seed, trees=trees)
     qs = vs + derive(vs, ('degraded', 'typo', 'abbrev'), df=term_df(p.text for d in docs for p in d), seed=seed)
-    qs += derive(vs, ('kwpara',), voc=unit_vocabulary(docs, trees))   # after the others: their rows stay as they were
+    try: qs += derive(vs, ('kwpara',), voc=unit_vocabulary(docs, trees))   # after the others: their rows stay as they were
+    except ValueError as ex: print(f'note: no sentence-kwpara queries: {ex}')   # a corpus too small for the family
     return [NameQuery('pdfs', q.text, SENTENCE_TYPES[q.kind], ' › '.join((q.doc, *q.unit_path))) for q in qs]
 
 # %% ../nbs/10b_namequeries.ipynb #12bd909d
