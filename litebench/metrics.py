@@ -15,7 +15,7 @@ from .relevance import contains, judge, unit_rank
 # %% auto #0
 __all__ = ['METRICS', 'IR_MEASURES', 'SCORES', 'first_hit', 'score_text', 'hit_at', 'mrr_at', 'precision_at', 'recall_at',
            'complete_at', 'ndcg_at', 'ap_at', 'rprec_at', 'gains_of', 'metrics_at', 'question_metrics', 'abstention',
-           'best_threshold', 'confidence', 'auroc', 'token_overlap']
+           'best_threshold', 'confidence', 'auroc', 'auroc_paired', 'token_overlap']
 
 # %% ../nbs/08a_metrics.ipynb #4861215d
 def first_hit(flags,      # one truth value per returned rank, best first
@@ -226,8 +226,8 @@ def best_threshold(top_scores_answerable,    # top score per answerable question
     return {'threshold': t, **abstention(a, u, t), 'never_abstain': abstention(a, u, -math.inf)['accuracy']}
 
 # %% ../nbs/08a_metrics.ipynb #c0f10002
-# confidence scores, and the leg field each reads
-SCORES = {'fused': None, 'keyword': 'kw_score', 'vector': 'vec_score', 'names': 'name_score'}
+# confidence scores, and the leg field each reads ('learned': a fitted model's, see `confidence.learned`)
+SCORES = {'fused': None, 'keyword': 'kw_score', 'vector': 'vec_score', 'names': 'name_score', 'learned': 'learned'}
 
 def confidence(items,           # a system's `Item`s, best first
                score: str       # one of `SCORES`
@@ -252,6 +252,20 @@ def _resamples(na: int, nu: int, n_boot: int, seed: int) -> tuple:
     ca.flags.writeable = cu.flags.writeable = False
     return ca, cu
 
+def _pairs(scores_answerable, scores_unanswerable):
+    "The pair matrix: 1 where an answerable question outscores an unanswerable one, ½ on a tie (nothing: lowest)."
+    import numpy as np
+    f = lambda xs: np.array([-np.inf if x is None or x != x else float(x) for x in xs])
+    a, u = f(scores_answerable), f(scores_unanswerable)
+    if not len(a) or not len(u):
+        raise ValueError(f'auroc needs both kinds of question: {len(a)} answerable, {len(u)} unanswerable')
+    return (a[:, None] > u[None, :]) + 0.5 * (a[:, None] == u[None, :])
+
+def _boot(M, n_boot: int, seed: int):
+    "Each resample's AUROC: its pairs, weighted by how often each side was drawn."
+    ca, cu = _resamples(*M.shape, n_boot, seed)
+    return ((ca @ M) * cu).sum(1) / M.size
+
 def auroc(scores_answerable,        # a confidence score per answerable question (None or nan: nothing returned)
           scores_unanswerable,      # the same score per unanswerable question
           n_boot: int = 2000,       # bootstrap resamples
@@ -260,15 +274,24 @@ def auroc(scores_answerable,        # a confidence score per answerable question
          ) -> tuple:
     "(AUROC, lo, hi): how well the score ranks answerable above unanswerable questions, with its bootstrap interval."
     import numpy as np
-    f = lambda xs: np.array([-np.inf if x is None or x != x else float(x) for x in xs])
-    a, u = f(scores_answerable), f(scores_unanswerable)
-    if not len(a) or not len(u):
-        raise ValueError(f'auroc needs both kinds of question: {len(a)} answerable, {len(u)} unanswerable')
-    M = (a[:, None] > u[None, :]) + 0.5 * (a[:, None] == u[None, :])
-    ca, cu = _resamples(len(a), len(u), n_boot, seed)
-    # each resample's pairs, weighted by how often each side was drawn
-    boot = ((ca @ M) * cu).sum(1) / (len(a) * len(u))
+    M = _pairs(scores_answerable, scores_unanswerable); boot = _boot(M, n_boot, seed)
     return float(M.mean()), float(np.quantile(boot, alpha / 2)), float(np.quantile(boot, 1 - alpha / 2))
+
+# %% ../nbs/08a_metrics.ipynb #7c8bff7a
+def auroc_paired(answerable_a, unanswerable_a,  # score a per answerable, per unanswerable question
+                 answerable_b, unanswerable_b,  # score b over the same questions, in the same order
+                 n_boot: int = 2000,            # bootstrap resamples
+                 alpha: float = 0.05,           # 1 - confidence level
+                 seed: int = 0                  # seed of the resampling
+                ) -> tuple:
+    "(AUROC of a − AUROC of b, lo, hi) over the same questions, each resample drawing the same questions for both."
+    import numpy as np
+    if (len(answerable_a), len(unanswerable_a)) != (len(answerable_b), len(unanswerable_b)):
+        raise ValueError(f'auroc_paired needs the same questions: {len(answerable_a)}+{len(unanswerable_a)} '
+                         f'against {len(answerable_b)}+{len(unanswerable_b)}')
+    Ma, Mb = _pairs(answerable_a, unanswerable_a), _pairs(answerable_b, unanswerable_b)
+    d = _boot(Ma, n_boot, seed) - _boot(Mb, n_boot, seed)
+    return float(Ma.mean() - Mb.mean()), float(np.quantile(d, alpha / 2)), float(np.quantile(d, 1 - alpha / 2))
 
 # %% ../nbs/08a_metrics.ipynb #c29e8936
 def token_overlap(retrieved_texts,    # returned texts, best first

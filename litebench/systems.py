@@ -148,6 +148,9 @@ def abstaining(base: Builtin,      # the system that answers
               ) -> Builtin:
     "`base`, returning nothing ('not in the corpus') when its results' confidence by `score` is below `threshold`."
     confidence([], score)   # the score's name, checked now
+    if score == 'learned' and 'learned' not in base.tags:   # else it would abstain on every question, silently
+        raise ValueError("abstaining on 'learned' needs a system that carries a fitted model: "
+                         "wrap it first with `confidence.learned(system, model)`")
     def run(q, v):
         items = base.run(q, v); c = confidence(items, score)
         return items if c is not None and c >= threshold else []
