@@ -13,7 +13,7 @@ from .runner import run_questions, DEFAULTS
 from .legs import positive_int
 
 # %% auto #0
-__all__ = ['SPLITS', 'SHOW', 'select', 'families', 'shipped', 'run_bench']
+__all__ = ['SPLITS', 'SHOW', 'select', 'families', 'shipped', 'confident', 'run_bench']
 
 # %% ../nbs/16_bench.ipynb #7d0a0006
 SPLITS = ('dev', 'test', 'all', 'unsplit')
@@ -55,6 +55,18 @@ def shipped(cfgs,       # the configurations asked for
     return list(cfgs) + [config(name, DEFAULT)], name
 
 # %% ../nbs/16_bench.ipynb #7d0a0008
+def confident(sys: dict,   # {name: built-in system} of a run
+              confidence   # None, a `confidence.fit` model, or a run folder or JSON file keeping one
+             ) -> tuple:
+    "(`sys` with the configuration the model was fitted on carrying its probability (`confidence.learned`), the model)."
+    if confidence is None: return sys, None
+    from litebench.confidence import learned, recorded
+    m = confidence if isinstance(confidence, dict) else recorded(confidence)
+    if m['system'] not in sys:
+        raise ValueError(f"the learned confidence {m['fingerprint']} was fitted on configuration {m['system']!r}, "
+                         f"which this run does not have ({', '.join(sys)}): ask for it with configs")
+    return sys | {m['system']: learned(sys[m['system']], m)}, m
+
 def run_bench(questions=None,  # question files or folders (default: the project's sets/), or a list of `Question`s
               split: str = 'dev',           # 'dev', 'test', 'all' or 'unsplit'
               unseal_test: bool = False,    # needed to ask test questions (recorded in the ledger)
@@ -72,6 +84,7 @@ def run_bench(questions=None,  # question files or folders (default: the project
               min_n: int = DEFAULTS.min_n,  # fewer questions than this: only diagnostic
               progress: bool = False,       # progress bars while embedding and asking
               abstain: tuple | None = None, # (score, thresholds): each configuration also run abstaining per threshold
+              confidence=None,              # a `confidence.fit` model (or a run folder or JSON file keeping one)
               answers=None,                 # an `answers.Stage` (e.g. `answers.answer_stage()`); None: retrieval only
               executor=None, # where questions are asked (`executors.serial`, `executors.dask`); None: here
               system_timeout: float | None = SYSTEM_TIMEOUT  # seconds each of `systems` may take per question
@@ -87,7 +100,7 @@ def run_bench(questions=None,  # question files or folders (default: the project
     # each user's system is paired with the shipped default, whatever was asked
     cfgs, default = shipped(asked, users) if users else (asked, None)
     stack = stack or Stack(encoder, pdfs, store_dir, limit=DEFAULTS.k, depth=DEFAULTS.depth, progress=progress)
-    sys = {c.name: config_system(stack, c) for c in cfgs}
+    sys, model = confident({c.name: config_system(stack, c) for c in cfgs}, confidence)
     # a threshold sweep: one system per threshold
     if abstain:
         sys |= {f'{c.name} | {abstain[0]}>={t:g}': abstaining(sys[c.name], abstain[0], t) for c in asked
@@ -101,7 +114,7 @@ def run_bench(questions=None,  # question files or folders (default: the project
                    factors={c.name: sorted(c.factors) for c in asked} if len(asked) == 2 ** len(FACTORS) else None)
     params = dict(preset='bench', split=split, suites=sorted(suites) if suites else None,
                   configs=[[c.name, sorted(c.factors)] for c in cfgs], seed=seed,
-                  abstain=[abstain[0], list(abstain[1])] if abstain else None,
+                  abstain=[abstain[0], list(abstain[1])] if abstain else None, confidence=model,
                   answers=answers.describe() if answers is not None else None, default=default)
     return run_questions(qs, sys, name='bench', params=params, stack=stack, out=out, unseal_test=unseal_test,
                          folders=read, summary=summary, progress=progress,

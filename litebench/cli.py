@@ -139,6 +139,16 @@ def _abstain(spec: str | None) -> tuple | None:
                          'numbers, e.g. vector:0.4,0.45')
     return score, th
 
+def _confidence(given: str | None, abstain) -> dict | None:
+    "`--confidence RUN_OR_JSON` read (`confidence.recorded`); abstaining on learned needs it."
+    if given is None:
+        if abstain and abstain[0] == 'learned':
+            raise ValueError('--abstain learned:… needs --confidence RUN_OR_JSON: the run folder or JSON file keeping '
+                             'the model (`confidence.record`)')
+        return None
+    from litebench.confidence import recorded
+    return recorded(given)
+
 def _split(given: str | None, qs) -> str:
     ("The split to run: the one given, else 'dev' when any question carries a split label, "
      "else 'unsplit' (said in a note).")
@@ -160,6 +170,7 @@ def cmd_bench(args) -> int:
                            _names(args.base, args.change))); return 0
     if args.what in ('judge', 'agree', 'draft'): return _graded(args)
     abstain = _abstain(args.abstain)                  # a mistake here is refused before any store is built
+    model = _confidence(args.confidence, abstain)
     from litebench.configs import parse_spec; parse_spec(args.configs)   # and a misspelt configuration
     stage = _stage(args)
     from litebench.systems import Stack
@@ -181,7 +192,7 @@ def cmd_bench(args) -> int:
         run = B.run_bench(src, split=split, unseal_test=args.unseal_test, configs=args.configs, systems=sys_,
                           suites=args.suites, limit=args.limit,
                           out=args.out, seed=args.seed, stack=stack, progress=not args.quiet, abstain=abstain,
-                          answers=stage, executor=ex)
+                          confidence=model, answers=stage, executor=ex)
     return _done(run) if stage is None else _answered(run, stage)
 
 # %% ../nbs/17_cli.ipynb #e123b931

@@ -134,7 +134,11 @@ def _bench_run(bs, qs, stack, run, sched):
     b.add_argument('--unseal-test', action='store_true', help='allow the test split (recorded in the ledger)')
     b.add_argument('--limit', type=positive, help='the first N questions only (default: all)')
     b.add_argument('--abstain', metavar='SCORE:T1,T2', help='also run each configuration abstaining below each '
-                                                            'threshold of SCORE (fused, keyword or vector)')
+                                                            'threshold of SCORE (fused, keyword, vector, names, '
+                                                            'or learned with --confidence)')
+    b.add_argument('--confidence', metavar='RUN_OR_JSON', help='a learned confidence (a run folder that keeps one, or '
+                                                               'its JSON file): the configuration it was fitted on '
+                                                               'carries it, as the score learned')
     b.add_argument('--answers', action='store_true',
                    help='write an answer per row from the top chunks (the answer tier)')
     b.add_argument('--generator', default='extractive', choices=['extractive', 'llm'],

@@ -16,7 +16,8 @@ from .runs import read_run, read_questions
 import litebench.names   # adds `TreeStore.names`
 
 # %% auto #0
-__all__ = ['FEATURES', 'features', 'table', 'cross_validated', 'assess', 'fit', 'predict', 'record', 'recorded', 'learned']
+__all__ = ['FEATURES', 'KEYS', 'features', 'table', 'cross_validated', 'assess', 'fit', 'predict', 'record', 'recorded',
+           'learned', 'threshold']
 
 # %% ../nbs/12d_confidence.ipynb #d6f88867
 FEATURES = ('kw_top', 'kw_m2', 'kw_m10', 'vec_top', 'vec_m2', 'vec_m10', 'fused_top', 'fused_m2', 'agree', 'both',
@@ -141,11 +142,24 @@ def record(run,                     # the run folder the model was fitted on
     tmp = p.with_suffix('.json.tmp'); tmp.write_text(json.dumps(meta, indent=1, sort_keys=True) + '\n'); tmp.replace(p)
     return p
 
-def recorded(run) -> dict:
-    "The model kept in `run`'s run.json by `record`."
-    meta = json.loads((Path(run) / 'run.json').read_text())
-    if 'confidence' not in meta: raise ValueError(f'{Path(run) / "run.json"}: no learned confidence recorded')
-    return meta['confidence']['model']
+KEYS = ('kind', 'features', 'mean', 'scale', 'coef', 'intercept', 'stack', 'system', 'fingerprint')
+
+def recorded(path) -> dict:
+    "The model kept in a run folder's run.json by `record`, or in a JSON file of one `fit` model (checked whole)."
+    p = Path(path); f = p / 'run.json' if p.is_dir() else p
+    try: d = json.loads(f.read_text())
+    except FileNotFoundError: raise ValueError(f'{f}: no such file (give a run folder or a JSON file of a model)') from None
+    except json.JSONDecodeError as e: raise ValueError(f'{f}: not JSON ({e.msg}, line {e.lineno})') from None
+    if p.is_dir():
+        if 'confidence' not in d: raise ValueError(f'{f}: no learned confidence recorded')
+        d = d['confidence']['model']
+    if not isinstance(d, dict) or (miss := [k for k in KEYS if k not in d]):
+        raise ValueError(f'{f}: not a learned confidence model (lacks {", ".join(miss) if isinstance(d, dict) else "an object"})')
+    if d['kind'] != 'logistic' or not len(d['features']) == len(d['mean']) == len(d['scale']) == len(d['coef']):
+        raise ValueError(f"{f}: a model of kind {d['kind']!r} with {len(d['features'])} features, "
+                         f"{len(d['coef'])} coefficients: not one this version reads")
+    if (bad := [k for k in d['features'] if k not in FEATURES]): raise ValueError(f'{f}: unknown features {bad}')
+    return d
 
 # %% ../nbs/12d_confidence.ipynb #013832c3
 def learned(base: Builtin,  # the system the model was fitted on
@@ -161,3 +175,14 @@ def learned(base: Builtin,  # the system the model was fitted on
         p = predict(model, features(q, items, base.stack))
         return [items[0]._replace(legs={**(items[0].legs or {}), 'learned': p}), *items[1:]]
     return Builtin(base.stack, run, base.kind, **{**base.tags, 'learned': model['fingerprint']})
+
+# %% ../nbs/12d_confidence.ipynb #3a41aa36
+def threshold(p,          # each question's probability of being answerable (e.g. `cross_validated`)
+              answerable  # whether each question is
+             ) -> dict:
+    "The threshold on `p` right most often as run (answer at or above it, abstain below), its share right, and always answering's."
+    p, y = np.asarray(p, float), np.asarray(answerable, bool)
+    if not len(p) or len(p) != len(y): raise ValueError(f'threshold needs as many outcomes as probabilities: {len(p)}, {len(y)}')
+    right = lambda t: float(((p >= t) == y).mean())
+    t = max(sorted({0.0, *p.tolist()}), key=lambda t: (right(t), -t))
+    return dict(t=round(t, 4), right=right(round(t, 4)), always=float(y.mean()), n=len(y))
