@@ -9,9 +9,9 @@ from .core import Item, words
 from .replay import prompt_key
 
 # %% auto #0
-__all__ = ['MIN_WORDS', 'STOPWORDS', 'SYSTEM', 'FIELDS', 'GENERATORS', 'sentences', 'terms', 'term_weights', 'extract_answer',
-           'Stage', 'extractive', 'passage', 'answer_prompt', 'parse_answer', 'llm_answer', 'llm_generator',
-           'answer_stage']
+__all__ = ['MIN_WORDS', 'STOPWORDS', 'CONFIDENCES', 'SYSTEM', 'FIELDS', 'GENERATORS', 'sentences', 'terms', 'term_weights',
+           'stated', 'extract_answer', 'Stage', 'extractive', 'passage', 'answer_prompt', 'parse_answer', 'llm_answer',
+           'llm_generator', 'answer_stage']
 
 # %% ../nbs/20_answers.ipynb #a20a0007
 MIN_WORDS = 4   # shorter pieces join the next sentence
@@ -82,11 +82,27 @@ def _pick(sents: list, qt: set, w: dict, max_sentences: int) -> tuple:
         chosen.append(best); covered |= best[3] & qt
     return chosen, covered
 
+CONFIDENCES = ('coverage', 'learned', 'both')
+
+def stated(cover: float,  # the share of the question's content weight the answer covers
+           items: list,   # the retrieved `Item`s, best first
+           how: str       # 'coverage': `cover`; 'learned': the first item's learned confidence; 'both': their product
+          ) -> float:
+    ("The confidence an extractive answer states. 'learned' and 'both' read the probability that the question is "
+     "answerable which a system wrapped by `confidence.learned` puts on its first item; nothing retrieved states 0.")
+    if how not in CONFIDENCES: raise ValueError(f'unknown confidence {how!r}: use one of {", ".join(CONFIDENCES)}')
+    if how == 'coverage' or not items: return cover if how == 'coverage' else 0.0
+    p = (items[0].legs or {}).get('learned')
+    if p is None: raise ValueError(f"confidence {how!r} needs the retrieval's learned confidence: wrap the system with "
+                                   "`confidence.learned(system, model)` (bench run --confidence)")
+    return round(p if how == 'learned' else cover * p, 4)
+
 def extract_answer(q,                        # the `Question` (or its text)
                    items: list,              # the retrieved `Item`s, best first
                    n_context: int = 3,       # how many of the top items to read
                    max_sentences: int = 2,   # at most this many sentences in the answer
-                   threshold: float = 0.3    # abstain when the answer covers less of the question's content weight
+                   threshold: float = 0.3,   # abstain when the answer covers less of the question's content weight
+                   confidence: str = 'coverage'  # the confidence stated: 'coverage', 'learned' or 'both' (`stated`)
                   ) -> dict:
     ("The extractive answer record: the sentences of the top items that best cover the question's "
      "content words, or an abstention.")
@@ -95,8 +111,8 @@ def extract_answer(q,                        # the `Question` (or its text)
     qt = terms(getattr(q, 'text', q))
     w = term_weights(qt, [s[3] for s in sents]); total = sum(w.values())
     chosen, covered = _pick(sents, qt, w, max_sentences)
-    conf = round(sum(w[t] for t in covered) / total, 4) if total else 0.0
-    ok = bool(chosen) and conf >= threshold
+    cover = round(sum(w[t] for t in covered) / total, 4) if total else 0.0
+    ok, conf = bool(chosen) and cover >= threshold, stated(cover, items, confidence)
     return dict(generator='extractive', text=' '.join(s[2] for s in chosen) if ok else '',
                 citations=sorted({s[0] for s in chosen}) if ok else [],
                 context=ctx, confidence=conf, abstained=not ok)
@@ -121,10 +137,13 @@ class Stage:
 
 def extractive(n_context: int = 3,       # how many of the top items to read
                max_sentences: int = 2,   # at most this many sentences in the answer
-               threshold: float = 0.3    # abstain below this coverage of the question's content weight
+               threshold: float = 0.3,   # abstain below this coverage of the question's content weight
+               confidence: str = 'coverage'  # the confidence stated (`stated`)
               ) -> Stage:
     "The built-in extractive generator as a stage (`extract_answer`)."
-    return Stage('extractive', extract_answer, n_context=n_context, max_sentences=max_sentences, threshold=threshold)
+    stated(0.0, [], confidence)   # an unknown name is refused here, before any question
+    return Stage('extractive', extract_answer, n_context=n_context, max_sentences=max_sentences, threshold=threshold,
+                 confidence=confidence)
 
 # %% ../nbs/20_answers.ipynb #a20a0020
 SYSTEM = '''You answer a question using only the numbered passages given with it.

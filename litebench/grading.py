@@ -15,8 +15,8 @@ from .judging import (
 from .agreement import LABEL_FIELDS, kappa, kappa_ci, read_labels, agree
 
 # %% auto #0
-__all__ = ['LAYERS', 'grades_frame', 'system_table', 'abstention_table', 'ece', 'reliability', 'lost_table', 'agreement_line',
-           'render_judge']
+__all__ = ['LAYERS', 'grades_frame', 'system_table', 'abstention_table', 'ece', 'reliability', 'ece_interval', 'lost_table',
+           'agreement_line', 'render_judge']
 
 # %% ../nbs/21_grading.ipynb #21a00026
 def _interval(v, n_boot, seed) -> dict:
@@ -97,6 +97,20 @@ def reliability(grades,         # the grades of one judge
                      confidence=float(c[b == i].mean()),
                      correct=float(y[b == i].mean()), ece=e) for i in np.unique(b)]
     return pd.DataFrame(out, columns=['system', 'bin', 'n', 'confidence', 'correct', 'ece'])
+
+# %% ../nbs/21_grading.ipynb #9ebe98e9
+def ece_interval(confidence,          # stated confidence per answer, 0..1
+                 correct,             # whether each answer was right
+                 bins: int = 5,       # equal-width bins over [0, 1]
+                 n_boot: int = 2000,  # bootstrap resamples of the answers
+                 alpha: float = 0.05, # 1 - confidence level
+                 seed: int = 0        # seed of the resampling
+                ) -> tuple:
+    "(ECE, lo, hi): `ece` with its percentile bootstrap interval over the answers."
+    c, y = np.asarray(confidence, float), np.asarray(correct, float)
+    e, idx = ece(c, y, bins), np.random.default_rng(seed).integers(0, len(c), (n_boot, len(c)))
+    lo, hi = np.quantile([ece(c[i], y[i], bins) for i in idx], [alpha / 2, 1 - alpha / 2])
+    return e, float(lo), float(hi)
 
 # %% ../nbs/21_grading.ipynb #21a00035
 LAYERS = ('retrieval', 'context', 'answer')
