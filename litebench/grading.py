@@ -104,12 +104,16 @@ def ece_interval(confidence,          # stated confidence per answer, 0..1
                  bins: int = 5,       # equal-width bins over [0, 1]
                  n_boot: int = 2000,  # bootstrap resamples of the answers
                  alpha: float = 0.05, # 1 - confidence level
-                 seed: int = 0        # seed of the resampling
+                 seed: int = 0,       # seed of the resampling
+                 minus=None           # another confidence per answer: the ECE's difference from its, paired
                 ) -> tuple:
-    "(ECE, lo, hi): `ece` with its percentile bootstrap interval over the answers."
+    "(ECE, lo, hi): `ece` with its percentile bootstrap interval over the answers; with `minus`, of ECE − its ECE."
     c, y = np.asarray(confidence, float), np.asarray(correct, float)
-    e, idx = ece(c, y, bins), np.random.default_rng(seed).integers(0, len(c), (n_boot, len(c)))
-    lo, hi = np.quantile([ece(c[i], y[i], bins) for i in idx], [alpha / 2, 1 - alpha / 2])
+    b = None if minus is None else np.asarray(minus, float); ece(c, y, bins)   # (refuses what ece refuses)
+    if b is not None and len(b) != len(c): raise ValueError(f'minus needs a confidence per answer: {len(b)}, {len(c)}')
+    f = (lambda i: ece(c[i], y[i], bins)) if b is None else (lambda i: ece(c[i], y[i], bins) - ece(b[i], y[i], bins))
+    e, idx = f(np.arange(len(c))), np.random.default_rng(seed).integers(0, len(c), (n_boot, len(c)))
+    lo, hi = np.quantile([f(i) for i in idx], [alpha / 2, 1 - alpha / 2])
     return e, float(lo), float(hi)
 
 # %% ../nbs/21_grading.ipynb #21a00035
