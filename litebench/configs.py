@@ -11,8 +11,8 @@ import yaml
 from .core import text_hash
 
 # %% auto #0
-__all__ = ['FACTORS', 'LANES', 'OPTIONS', 'NAMED', 'KW_WEIGHTS', 'HELD_SHARE', 'DEFAULT', 'GENERATED', 'kw_weight', 'kw_w',
-           'Config', 'config', 'label', 'ladder', 'loo', 'factorial', 'load_configs', 'parse_spec']
+__all__ = ['FACTORS', 'LANES', 'OPTIONS', 'EXPANSIONS', 'NAMED', 'KW_WEIGHTS', 'HELD_SHARE', 'DEFAULT', 'GENERATED', 'kw_weight',
+           'kw_w', 'Config', 'config', 'label', 'ladder', 'loo', 'factorial', 'load_configs', 'parse_spec']
 
 # %% ../nbs/11b_configs.ipynb #b64c9090
 FACTORS = ('keyword', 'vector', 'tree', 'heading', 'spans', 'sections', 'kw_all')
@@ -20,7 +20,9 @@ FACTORS = ('keyword', 'vector', 'tree', 'heading', 'spans', 'sections', 'kw_all'
 LANES = ('names',)
 # choices on trial, measured against the default; the generated designs leave them out too
 OPTIONS = ('kw_relax', 'fuse_minmax', 'fuse_adapt', 'fuse_held', 'rerank', 'token_chunks', 'window_pool')
-NAMED = FACTORS + LANES + OPTIONS
+# words added to the keyword leg's query (`expand`): from the first results (RM3-style feedback), from the encoder's space
+EXPANSIONS = ('kw_prf', 'kw_embed')
+NAMED = FACTORS + LANES + OPTIONS + EXPANSIONS
 KW_WEIGHTS = (0.5, 2, 3)   # the keyword leg's weights on trial (`kw_w<x>`, the vector leg's 1); the default is 1
 # `fuse_held`: the share of the keyword leg's terms a candidate must hold to rank ahead of the rest (chosen on the dev
 # questions and the derived query families)
@@ -60,6 +62,8 @@ def config(name: str,  # the configuration's name
                          f'got {sorted(f for f in fs if _KW_W.fullmatch(f))}')
     if {'kw_all', 'kw_relax'} <= fs:
         raise ValueError(f'configuration {name!r}: kw_all and kw_relax are two keyword modes; name one')
+    if (ex := sorted(fs & set(EXPANSIONS))) and 'keyword' not in fs:
+        raise ValueError(f'configuration {name!r}: {", ".join(ex)} add words to the keyword leg\'s query; add keyword')
     return Config(name, fs)
 
 def label(factors) -> str:

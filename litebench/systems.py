@@ -5,7 +5,8 @@
 # %% ../nbs/12_systems.ipynb #5e0a0004
 from __future__ import annotations
 from .core import Item
-from .configs import Config, kw_weight, HELD_SHARE
+from .configs import Config, kw_weight, HELD_SHARE, EXPANSIONS
+from .expand import feedback_terms, nearest_terms, term_space, expanded
 from .metrics import confidence
 from .protocol import as_item, as_items, load_callable, parse_system, user_systems, check_names, with_timeout, SYSTEM_TIMEOUT
 from .memo import Memo
@@ -77,6 +78,16 @@ def doc_system(stack: Stack,    # the built `Stack`
                    kw=kw, base=name)
 
 # %% ../nbs/12_systems.ipynb #5e0a0020
+def _expanding(stack: Stack, f, store, run):
+    "`run` with the keyword leg's query expanded as the factors `kw_embed` and `kw_prf` ask ([expand](07b_expand.ipynb))."
+    if not f & set(EXPANSIONS): return run
+    def go(q, v):
+        m, add = store().mem, []
+        if 'kw_embed' in f: add += nearest_terms(q, v, term_space(m.df, m.n, stack.encoder))
+        if 'kw_prf' in f: add += [t for t in feedback_terms(q, run(q, v), m.df, m.n) if t not in add]
+        return run(expanded(q, add), v)   # the vector leg keeps the question's own vector `v`
+    return go
+
 def config_system(stack: Stack,        # the built `Stack`
                   cfg: Config          # the bench `Config`
                  ) -> Builtin:
@@ -104,9 +115,10 @@ def config_system(stack: Stack,        # the built `Stack`
         run, kind = ((lambda q, v: _hits(stack, tree().doc_search(q, qvec=v, spans='spans' in f, with_heading=head,
                                                                   heading_kw=head, **o), mode(q))),
                      'fitted' if fit else 'chunks')
-    # what decides the call: the keyword mode only with a keyword leg
+    run = _expanding(stack, f, store, run)
+    # what decides the call: the keyword mode only with a keyword leg; the words added to its query
     key = (kind, ctx, 'spans' in f and kind in ('chunks', 'fitted'),
-           tuple((a, None if a == 'kw' and 'keyword' not in f else x) for a, x in o.items()))
+           tuple((a, None if a == 'kw' and 'keyword' not in f else x) for a, x in o.items()), tuple(sorted(f & set(EXPANSIONS))))
     b = Builtin(stack, (lambda q, v: stack.recall(q, key, lambda: run(q, v))) if f & {'keyword', 'vector'} else run,
                 kind, factors='+'.join(sorted(f)) or 'none')
     return with_names(b) if 'names' in f else b
