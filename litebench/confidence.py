@@ -11,13 +11,14 @@ import pandas as pd
 from .core import text_hash
 from .terms import fts_terms, query_terms, common_terms
 from .metrics import SCORES, auroc, auroc_paired, confidence
-from .systems import Builtin
+from .systems import Builtin, config_system
+from .configs import config, kw_w
 from .runs import read_run, read_questions
 import litebench.names   # adds `TreeStore.names`
 
 # %% auto #0
 __all__ = ['FEATURES', 'KEYS', 'features', 'table', 'cross_validated', 'assess', 'fit', 'predict', 'record', 'recorded',
-           'learned', 'threshold']
+           'learned', 'threshold', 'leg_systems', 'leg_weighted']
 
 # %% ../nbs/12d_confidence.ipynb #d6f88867
 FEATURES = ('kw_top', 'kw_m2', 'kw_m10', 'vec_top', 'vec_m2', 'vec_m10', 'fused_top', 'fused_m2', 'agree', 'both',
@@ -66,14 +67,15 @@ def table(run,         # a run folder (its rows and questions)
           stack,       # the `Stack` it ran on
           system: str  # the system whose rows are read
          ) -> pd.DataFrame:
-    ("Per question (index: its id) of `system` in `run`: its `FEATURES`, `answerable`, `group` (the first "
-     "result's document) and the raw scores as recorded (`raw_fused`, `raw_keyword`, …).")
+    ("Per question (index: its id) of `system` in `run`: its `FEATURES`, `answerable`, `first_right` (its first "
+     "result is right: hit@1), `group` (the first result's document) and the raw scores as recorded (`raw_fused`, …).")
     r, texts = read_run(run), {q.id: q.text for q in read_questions(run)}
     rows = [x for x in r['rows'] if x['system'] == system and 'error' not in x]
     if not rows: raise ValueError(f'{Path(run) / "per_query.jsonl"}: no rows of system {system!r} without an error')
     raw = lambda x: {f'raw_{s}': (x.get('top_score') if s == 'fused' else (x.get('top_legs') or {}).get(s)) for s in SCORES}
     out = [dict(qid=x['qid'], **features(texts[x['qid']], x.get('items') or [], stack), answerable=bool(x['answerable']),
-                group=(x.get('items') or [{}])[0].get('file') or '(nothing)', **raw(x)) for x in rows]
+                first_right=bool((x.get('metrics') or {}).get('hit1')), group=(x.get('items') or [{}])[0].get('file') or '(nothing)',
+                **raw(x)) for x in rows]
     return pd.DataFrame(out).set_index('qid').astype({f'raw_{s}': float for s in SCORES})
 
 # %% ../nbs/12d_confidence.ipynb #846b26c3
@@ -86,11 +88,12 @@ def _model():
 
 def cross_validated(tab: pd.DataFrame,   # a `table`
                     cols=FEATURES,       # the features used
-                    model=_model         # makes a fresh scikit-learn classifier
+                    model=_model,        # makes a fresh scikit-learn classifier
+                    target: str = 'answerable'  # what is predicted: 'answerable' or 'first_right'
                    ) -> np.ndarray:
-    "Each question's probability of being answerable, from a model fitted without its group (leave one group out)."
+    "Each question's probability of `target` (answerable), from a model fitted without its group (leave one group out)."
     from sklearn.model_selection import LeaveOneGroupOut, cross_val_predict
-    return cross_val_predict(model(), tab[list(cols)].to_numpy(float), tab['answerable'].to_numpy(bool),
+    return cross_val_predict(model(), tab[list(cols)].to_numpy(float), tab[target].to_numpy(bool),
                              groups=tab['group'], cv=LeaveOneGroupOut(), method='predict_proba')[:, 1]
 
 # %% ../nbs/12d_confidence.ipynb #a0441879
@@ -114,14 +117,16 @@ def assess(tab: pd.DataFrame,     # a `table`
 def fit(tab: pd.DataFrame,  # a `table`
         stack,              # the `Stack` the run ran on
         system: str,        # the system the rows are of
-        cols=FEATURES       # the features used
+        cols=FEATURES,      # the features used
+        target: str = 'answerable'  # what it predicts: 'answerable' or 'first_right'
        ) -> dict:
     "The model fitted on every question of `tab`, as JSON-able numbers with its fingerprint."
-    m = _model().fit(tab[list(cols)].to_numpy(float), tab['answerable'].to_numpy(bool))
+    m = _model().fit(tab[list(cols)].to_numpy(float), tab[target].to_numpy(bool))
     sc, lr = m[0], m[-1]
     out = dict(kind='logistic', features=list(cols), mean=sc.mean_.tolist(), scale=sc.scale_.tolist(),
                coef=lr.coef_[0].tolist(), intercept=float(lr.intercept_[0]), stack=stack.fingerprint, system=system,
                n_answerable=int(tab['answerable'].sum()), n_unanswerable=int((~tab['answerable']).sum()))
+    if target != 'answerable': out['target'] = target   # (a model of answerability, the default, names none)
     return out | dict(fingerprint=text_hash(json.dumps(out, sort_keys=True))[:16])
 
 def predict(model: dict,   # a `fit` model
@@ -186,3 +191,32 @@ def threshold(p,          # each question's probability of being answerable (e.g
     right = lambda t: float(((p >= t) == y).mean())
     t = max(sorted({0.0, *p.tolist()}), key=lambda t: (right(t), -t))
     return dict(t=round(t, 4), right=right(round(t, 4)), always=float(y.mean()), n=len(y))
+
+# %% ../nbs/12d_confidence.ipynb #26226365
+def _unweighted(cfg) -> frozenset: return frozenset(f for f in cfg.factors if not f.startswith('kw_w'))   # (`kw_w<x>`)
+
+def leg_systems(stack,  # the `Stack`
+                cfg     # a hybrid `configs.Config` (both legs)
+               ) -> dict:
+    "{'keyword': …, 'vector': …}: `cfg` with one leg alone, as systems (the rows a leg's model is fitted on)."
+    if not {'keyword', 'vector'} <= cfg.factors: raise ValueError(f'configuration {cfg.name!r}: leg weights need both legs')
+    plain = _unweighted(cfg)
+    return {l: config_system(stack, config(f'{cfg.name} ({l} leg)', plain - {o})) for l, o in (('keyword', 'vector'), ('vector', 'keyword'))}
+
+def leg_weighted(stack,        # the `Stack`
+                 cfg,          # a hybrid `configs.Config`
+                 models: dict, # {'keyword': model, 'vector': model}, each `fit` on its leg's rows with target 'first_right'
+                 clip=(0.1, 10.0)  # the keyword leg's weight stays within
+                ) -> Builtin:
+    "`cfg`, the keyword leg's fusion weight per question the ratio of the legs' probabilities that their first result is right."
+    legs = leg_systems(stack, cfg)
+    for l in legs:
+        m = models[l]
+        if m.get('target') != 'first_right' or m['stack'] != stack.fingerprint:
+            raise ValueError(f"the {l} leg's model {m['fingerprint']} must be fitted with target 'first_right' on this stack "
+                             f"({stack.fingerprint}); it has target {m.get('target', 'answerable')!r}, stack {m['stack']}")
+    def run(q, v):
+        p = {l: predict(models[l], features(q, s.run(q, v), stack)) for l, s in legs.items()}
+        w = round(min(max(p['keyword'] / max(p['vector'], 1e-9), clip[0]), clip[1]), 3)
+        return config_system(stack, config(cfg.name, [*_unweighted(cfg), kw_w(w)])).run(q, v)
+    return Builtin(stack, run, config_system(stack, cfg).kind, leg_weights='+'.join(models[l]['fingerprint'] for l in legs))
