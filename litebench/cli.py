@@ -165,6 +165,9 @@ def cmd_bench(args) -> int:
     if args.what == 'sample': return seeds.cmd_sample(_sources(args)[0], n=args.n, seed=args.seed, corpus_folder=args.pdfs)
     if args.what == 'split': return splits.cmd_split(_sources(args)[0], seed=args.seed, adopt=args.adopt)
     if args.what == 'report': print(_report(args.run)); return 0
+    if args.what == 'confidence':
+        from litebench.confidence import fit_run
+        fit_run(args.run, args.system, args.out, args.pdfs, args.encoder); return 0
     if args.what == 'compare':
         print(for_terminal(R.compare_runs(args.base, args.change, allow_partial=args.allow_partial),
                            _names(args.base, args.change))); return 0

@@ -175,6 +175,13 @@ def _bench_runs(bs):
     c.add_argument('base', metavar='BASELINE', help='the run folder to compare against')
     c.add_argument('change', metavar='CHANGE', help='the run folder of the change')
     c.add_argument('--allow-partial', action='store_true', help='compare runs that did not finish')
+    f = _leaf(bs, 'confidence', "fit a learned confidence on a run's rows: its AUROC beside the raw scores', a threshold",
+              'litebench bench confidence RUN_DIR --system default --out model.json')
+    f.add_argument('run', metavar='RUN_DIR', help='a bench run with answerable and unanswerable questions')
+    f.add_argument('--system', default='default', help='the system whose rows it is fitted on (default: %(default)s)')
+    f.add_argument('--out', metavar='FILE', help='the model file (default: RUN_DIR/confidence.json)')
+    f.add_argument('--pdfs', metavar='DIR', help='the corpus the run was asked over (default: the default corpus)')
+    f.add_argument('--encoder', help="the encoder spec (default: the run's)")
     j = _leaf(bs, 'judge', "grade a run's answers (nuggets, citations, abstention)",
               'litebench bench judge RUN_DIR --llm replay:model.jsonl')
     j.add_argument('run', metavar='RUN_DIR', help='the run folder, run with --answers')
@@ -188,7 +195,7 @@ def _bench_runs(bs):
     a.add_argument('--seed', type=int, default=DEFAULTS.seed, help='the bootstrap seed (default: %(default)s)')
 
 def _bench_parser(sub):
-    b = sub.add_parser('bench', help='the question bench: validate, sample, split, run, report, compare; '
+    b = sub.add_parser('bench', help='the question bench: validate, sample, split, run, report, compare, confidence; '
                                      'the answer tier: judge, agree, draft',
                        description='The question bench and its answer tier; each subcommand has its own --help.',
                        epilog='Example:\n  litebench bench run --help')

@@ -18,7 +18,7 @@ import litebench.names   # adds `TreeStore.names`
 
 # %% auto #0
 __all__ = ['FEATURES', 'KEYS', 'features', 'table', 'cross_validated', 'assess', 'fit', 'predict', 'record', 'recorded',
-           'learned', 'threshold', 'leg_systems', 'leg_weighted']
+           'learned', 'threshold', 'leg_systems', 'leg_weighted', 'fit_run']
 
 # %% ../nbs/12d_confidence.ipynb #d6f88867
 FEATURES = ('kw_top', 'kw_m2', 'kw_m10', 'vec_top', 'vec_m2', 'vec_m10', 'fused_top', 'fused_m2', 'agree', 'both',
@@ -220,3 +220,38 @@ def leg_weighted(stack,        # the `Stack`
         w = round(min(max(p['keyword'] / max(p['vector'], 1e-9), clip[0]), clip[1]), 3)
         return config_system(stack, config(cfg.name, [*_unweighted(cfg), kw_w(w)])).run(q, v)
     return Builtin(stack, run, config_system(stack, cfg).kind, leg_weights='+'.join(models[l]['fingerprint'] for l in legs))
+
+# %% ../nbs/12d_confidence.ipynb #5f553d8d
+def fit_run(run,                   # a bench run folder
+            system: str = 'default', # the system whose rows the model is fitted on
+            out=None,              # the model's JSON file (default: RUN/confidence.json)
+            pdfs=None,             # the corpus the run was asked over (default: the default corpus)
+            encoder=None,          # the encoder spec (default: the run's, from its record)
+            say=print              # where the summary goes
+           ) -> Path:
+    "Fit, assess and keep the learned confidence of `system`'s rows in `run` (see above); the model file's path."
+    from litebench.stack import Stack
+    meta, run = read_run(run)['run'], Path(run)
+    if meta['params'].get('split') == 'test':
+        raise ValueError(f'{run}: a run of the sealed test split; a model fitted on it would be chosen on test: fit it on a dev run')
+    have = meta['params'].get('encoder') or ''
+    stack = Stack(encoder or have.split(':')[0] or 'lsa', pdfs)
+    if have and stack.encoder.fingerprint != have:
+        raise ValueError(f'{run}: asked with encoder {have}, not {stack.encoder.fingerprint}: pass the encoder it had')
+    if (miss := sorted(set(meta.get('corpus') or {}) - {Path(f).name for f in stack.files})):
+        raise ValueError(f'{run}: asked over a corpus with {", ".join(miss[:3])}, which this one lacks: pass its folder with --pdfs')
+    tab = table(run, stack, system); y = tab['answerable']
+    if y.all() or not y.any() or tab['group'].nunique() < 2:
+        raise ValueError(f'{run}: a learned confidence needs answerable and unanswerable questions whose first results lie in '
+                         f'two documents or more; {system} has {int(y.sum())} answerable, {int((~y).sum())} unanswerable, '
+                         f'first results in {tab["group"].nunique()} document(s)')
+    A, thr = assess(tab), threshold(cross_validated(tab), y)
+    model = fit(tab, stack, system) | dict(threshold=thr['t'], chosen_on='the run, cross-validated leaving one document out')
+    p = Path(out) if out else run / 'confidence.json'; p.write_text(json.dumps(model, indent=1) + '\n'); record(run, model, A)
+    c = lambda t, f='.3f': f'{t[0]:{f}} [{t[1]:{f}}, {t[2]:{f}}]'
+    say(f"{system}: {A['n_answerable']} answerable, {A['n_unanswerable']} unanswerable questions, {A['groups']} documents")
+    say(f"AUROC, cross-validated: learned {c(A['learned'])}; " + ', '.join(f'{s} {c(v)}' for s, v in A['raw'].items()))
+    say(f"learned − {A['best_raw']} (the best raw score here), paired: {c(A['vs_best'], '+.3f')}")
+    say(f"threshold {thr['t']:g}: right as run {thr['right']:.3f} against {thr['always']:.3f} always answering")
+    say(f'model: {p}\nuse it: litebench bench run --confidence {p} --abstain learned:{thr["t"]:g}')
+    return p
