@@ -173,8 +173,10 @@ def cmd_bench(args) -> int:
                            _names(args.base, args.change))); return 0
     if args.what in ('judge', 'agree', 'draft'): return _graded(args)
     abstain = _abstain(args.abstain)                  # a mistake here is refused before any store is built
+    from litebench.configs import parse_spec; cfgs = parse_spec(args.configs)   # and a misspelt configuration
     model = _confidence(args.confidence, abstain)
-    from litebench.configs import parse_spec; parse_spec(args.configs)   # and a misspelt configuration
+    if model and model['system'] not in (names := [c.name for c in cfgs]):   # a model for a configuration not asked
+        from litebench.bench import confident; confident(dict.fromkeys(names), model)
     stage = _stage(args)
     from litebench.systems import Stack
     src = _sources(args)

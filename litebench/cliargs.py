@@ -126,7 +126,7 @@ def _bench_run(bs, qs, stack, run, sched):
     b = _leaf(bs, 'run', 'ask the questions of each configuration (and your systems); print the report',
               'litebench bench run --configs ladder --suites lexical --limit 20\n'
               '  litebench bench run --answers --generator llm --llm record:model.jsonl', qs, stack, run, sched)
-    b.add_argument('--configs', default='ladder', help="ladder, loo, factorial, a YAML file, or several joined by '+' "
+    b.add_argument('--configs', default='ladder', help="ladder, loo, factorial, default (the shipped one alone), a YAML file, or several joined by '+' "
                                                        '(default: %(default)s)')
     b.add_argument('--suites', nargs='+', metavar='SUITE', help='only these suites (default: all)')
     b.add_argument('--split', choices=['dev', 'test', 'all', 'unsplit'],

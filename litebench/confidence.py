@@ -68,15 +68,19 @@ def table(run,         # a run folder (its rows and questions)
           system: str  # the system whose rows are read
          ) -> pd.DataFrame:
     ("Per question (index: its id) of `system` in `run`: its `FEATURES`, `answerable`, `first_right` (its first "
-     "result is right: hit@1), `group` (the first result's document) and the raw scores as recorded (`raw_fused`, …).")
+     "result is right: hit@1), `group` (the first result's document; on one document, its top-level part) and the raw "
+     "scores as recorded (`raw_fused`, …).")
     r, texts = read_run(run), {q.id: q.text for q in read_questions(run)}
     rows = [x for x in r['rows'] if x['system'] == system and 'error' not in x]
     if not rows: raise ValueError(f'{Path(run) / "per_query.jsonl"}: no rows of system {system!r} without an error')
     raw = lambda x: {f'raw_{s}': (x.get('top_score') if s == 'fused' else (x.get('top_legs') or {}).get(s)) for s in SCORES}
+    top = lambda x: (x.get('items') or [{}])[0]
     out = [dict(qid=x['qid'], **features(texts[x['qid']], x.get('items') or [], stack), answerable=bool(x['answerable']),
-                first_right=bool((x.get('metrics') or {}).get('hit1')), group=(x.get('items') or [{}])[0].get('file') or '(nothing)',
-                **raw(x)) for x in rows]
-    return pd.DataFrame(out).set_index('qid').astype({f'raw_{s}': float for s in SCORES})
+                first_right=bool((x.get('metrics') or {}).get('hit1')), group=top(x).get('file') or '(nothing)',
+                part=' › '.join([top(x).get('file') or '(nothing)', *(top(x).get('path') or [])[:1]]), **raw(x)) for x in rows]
+    df = pd.DataFrame(out).set_index('qid').astype({f'raw_{s}': float for s in SCORES})
+    if df['group'].nunique() < 2: df['group'] = df['part']   # a corpus of one document: its top-level parts
+    return df.drop(columns='part')
 
 # %% ../nbs/12d_confidence.ipynb #846b26c3
 def _model(): 
@@ -231,25 +235,26 @@ def fit_run(run,                   # a bench run folder
            ) -> Path:
     "Fit, assess and keep the learned confidence of `system`'s rows in `run` (see above); the model file's path."
     from litebench.stack import Stack
+    from litebench.corpus import corpus_files
     meta, run = read_run(run)['run'], Path(run)
     if meta['params'].get('split') == 'test':
         raise ValueError(f'{run}: a run of the sealed test split; a model fitted on it would be chosen on test: fit it on a dev run')
+    if (miss := sorted(set(meta.get('corpus') or {}) - {Path(f).name for f in corpus_files(pdfs)})):
+        raise ValueError(f'{run}: asked over a corpus with {", ".join(miss[:3])}, which this one lacks: pass its folder with --pdfs')
     have = meta['params'].get('encoder') or ''
     stack = Stack(encoder or have.split(':')[0] or 'lsa', pdfs)
     if have and stack.encoder.fingerprint != have:
         raise ValueError(f'{run}: asked with encoder {have}, not {stack.encoder.fingerprint}: pass the encoder it had')
-    if (miss := sorted(set(meta.get('corpus') or {}) - {Path(f).name for f in stack.files})):
-        raise ValueError(f'{run}: asked over a corpus with {", ".join(miss[:3])}, which this one lacks: pass its folder with --pdfs')
     tab = table(run, stack, system); y = tab['answerable']
     if y.all() or not y.any() or tab['group'].nunique() < 2:
         raise ValueError(f'{run}: a learned confidence needs answerable and unanswerable questions whose first results lie in '
-                         f'two documents or more; {system} has {int(y.sum())} answerable, {int((~y).sum())} unanswerable, '
-                         f'first results in {tab["group"].nunique()} document(s)')
+                         f'two documents (or two parts of one) or more; {system} has {int(y.sum())} answerable, {int((~y).sum())} unanswerable, '
+                         f'first results in {tab["group"].nunique()} group(s)')
     A, thr = assess(tab), threshold(cross_validated(tab), y)
     model = fit(tab, stack, system) | dict(threshold=thr['t'], chosen_on='the run, cross-validated leaving one document out')
     p = Path(out) if out else run / 'confidence.json'; p.write_text(json.dumps(model, indent=1) + '\n'); record(run, model, A)
     c = lambda t, f='.3f': f'{t[0]:{f}} [{t[1]:{f}}, {t[2]:{f}}]'
-    say(f"{system}: {A['n_answerable']} answerable, {A['n_unanswerable']} unanswerable questions, {A['groups']} documents")
+    say(f"{system}: {A['n_answerable']} answerable, {A['n_unanswerable']} unanswerable questions; their first results in {A['groups']} groups (documents, or one's parts)")
     say(f"AUROC, cross-validated: learned {c(A['learned'])}; " + ', '.join(f'{s} {c(v)}' for s, v in A['raw'].items()))
     say(f"learned − {A['best_raw']} (the best raw score here), paired: {c(A['vs_best'], '+.3f')}")
     say(f"threshold {thr['t']:g}: right as run {thr['right']:.3f} against {thr['always']:.3f} always answering")

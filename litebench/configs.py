@@ -98,7 +98,8 @@ def load_configs(path) -> list:
         out.append(config(str(name), fs))
     return out
 
-GENERATED = {'ladder': ladder, 'loo': loo, 'factorial': factorial}
+# the designs a spec names; 'default' is the one shipped default (`DEFAULT`) alone
+GENERATED = {'ladder': ladder, 'loo': loo, 'factorial': factorial, 'default': lambda: [config('default', DEFAULT)]}
 
 def parse_spec(spec: str) -> list:
     "Configurations for a spec such as 'ladder', 'ladder+loo', 'factorial' or a YAML path."
@@ -107,7 +108,7 @@ def parse_spec(spec: str) -> list:
     parts = [spec] if Path(spec).is_file() else [p.strip() for p in spec.replace(',', '+').split('+') if p.strip()]
     for part in parts:
         cs = GENERATED[part]() if part in GENERATED else load_configs(part) if Path(part).is_file() else None
-        if cs is None: raise ValueError(f'unknown configurations {part!r}{did_you_mean(part, GENERATED)}: use ladder, loo, factorial or a YAML file')
+        if cs is None: raise ValueError(f'unknown configurations {part!r}{did_you_mean(part, GENERATED)}: use ladder, loo, factorial, default or a YAML file')
         for c in cs:
             if c.factors not in seen: seen.add(c.factors); out.append(c)
     if not out: raise ValueError('no configurations given')
