@@ -1,0 +1,43 @@
+"""How long the package's functions are, beside an anchor's: syntax nodes per function (`ast.walk`), median and largest.
+
+    python tools/function_size.py                 # litebench beside fastcore (issue 36's measure: fastcore's median is about 35)
+    python tools/function_size.py --top 30        # the 30 largest functions
+    python tools/function_size.py --anchor fastlite
+
+A function's size is the number of nodes `ast.walk` visits in it (its nested functions included); `_modidx.py` is left out.
+"""
+from __future__ import annotations
+import argparse, ast, importlib.util, statistics, sys
+from pathlib import Path
+
+def sizes(folder: Path) -> list:
+    "(nodes, module, function) of every function under `folder` (`_modidx.py` aside)."
+    out = []
+    for p in sorted(folder.rglob('*.py')):
+        if p.name == '_modidx.py': continue
+        out += [(sum(1 for _ in ast.walk(n)), p.stem, n.name) for n in ast.walk(ast.parse(p.read_text()))
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    return out
+
+def folder_of(package: str) -> Path:
+    "The folder a package is installed in; an `ERROR:` line and exit 2 when it is not."
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations: sys.exit(f'ERROR: no installed package {package!r} to measure')
+    return Path(next(iter(spec.submodule_search_locations)))
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--anchor', default='fastcore', help='the package to compare with (default: %(default)s)')
+    ap.add_argument('--top', type=int, default=15, help='largest functions listed (default: %(default)s)')
+    a = ap.parse_args(argv)
+    ours, theirs = sizes(Path(__file__).resolve().parent.parent / 'litebench'), sizes(folder_of(a.anchor))
+    for name, s in (('litebench', ours), (a.anchor, theirs)):
+        print(f'{name}: {len(s)} functions, median {statistics.median(x[0] for x in s):g} syntax nodes')
+    by = {}
+    for n, m, _ in ours: by.setdefault(m, []).append(n)
+    print('modules by median: ' + ', '.join(f'{m} {statistics.median(v):g}' for m, v in
+                                            sorted(by.items(), key=lambda kv: -statistics.median(kv[1]))[:10]))
+    print('largest: ' + ', '.join(f'{m}.{f} {n}' for n, m, f in sorted(ours, reverse=True)[:a.top]))
+    return 0
+
+if __name__ == '__main__': sys.exit(main())
