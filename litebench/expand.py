@@ -53,10 +53,13 @@ def term_space(df: dict,            # the store's {term: chunks holding it}
                encoder,             # the shared encoder (its `encode` and `fingerprint`)
                max_df: float = MAX_DF
               ) -> tuple:
-    "(the store's addable words, their unit vectors by `encoder`): computed once per word list and encoder."
+    "(the store's addable words, their unit vectors by `encoder`): computed once per store version and encoder."
+    fp = getattr(encoder, 'fingerprint', None) or id(encoder)
+    if (got := _spaces.get((id(df), n, max_df, fp))) and got[0] is df: return got[1]   # this very version's, asked again
     words = sorted(t for t in df if addable(t, df, n, max_df))
-    key = (getattr(encoder, 'fingerprint', None) or id(encoder), text_hash('\n'.join(words)))
+    key = (fp, text_hash('\n'.join(words)))            # the same words embedded once, whichever version asks
     if key not in _spaces: _spaces[key] = (words, l2norm(encoder.encode(words)) if words else np.zeros((0, 1), np.float32))
+    _spaces[id(df), n, max_df, fp] = (df, _spaces[key])
     return _spaces[key]
 
 def nearest_terms(q: str,          # the question's text

@@ -15,8 +15,8 @@ from .judging import (
 from .agreement import LABEL_FIELDS, kappa, kappa_ci, read_labels, agree
 
 # %% auto #0
-__all__ = ['LAYERS', 'grades_frame', 'system_table', 'abstention_table', 'ece', 'reliability', 'ece_interval', 'lost_table',
-           'agreement_line', 'render_judge']
+__all__ = ['LAYERS', 'grades_frame', 'system_table', 'abstention_table', 'ece', 'answers_given', 'reliability', 'ece_interval',
+           'lost_table', 'agreement_line', 'render_judge']
 
 # %% ../nbs/21_grading.ipynb #21a00026
 def _interval(v, n_boot, seed) -> dict:
@@ -79,7 +79,7 @@ def ece(confidence,      # stated confidence per answer, 0..1
     b = np.array([_bin(x, bins) for x in c])
     return float(sum((b == i).sum() / len(c) * abs(c[b == i].mean() - y[b == i].mean()) for i in np.unique(b)))
 
-def _calibrated(grades) -> pd.DataFrame:
+def answers_given(grades) -> pd.DataFrame:
     "The answers given (not abstained, not failed) with a stated confidence and a verdict."
     df = grades_frame(grades)
     return df[df['error'].isna() & (df['abstained'] == False) & df['confidence'].notna() & df['correct'].notna()]
@@ -90,7 +90,7 @@ def reliability(grades,         # the grades of one judge
     ("Per system and confidence bin: n, mean confidence and share correct of the answers given; "
      "each system's `ece` beside.")
     out = []
-    for s, g in _calibrated(grades).groupby('system', sort=False):
+    for s, g in answers_given(grades).groupby('system', sort=False):
         c, y = g['confidence'].astype(float).to_numpy(), g['correct'].astype(float).to_numpy()
         b, e = np.array([_bin(x, bins) for x in c]), ece(c, y, bins)
         out += [dict(system=s, bin=f'{i / bins:.2f}–{(i + 1) / bins:.2f}', n=int((b == i).sum()),
