@@ -22,23 +22,27 @@ def _mlh(v) -> dict:
     "A summary's interval as mean, lo, hi; None for each where it has none."
     return {k: v[k] for k in ('mean', 'lo', 'hi')} if isinstance(v, dict) else dict(mean=None, lo=None, hi=None)
 
+def _cell_records(s: dict, c: dict) -> list:
+    "A cell's records: a row per metric it has, then per shown metric it lacks."
+    shown = list(dict.fromkeys(m for _, ms in s.get('show', []) for m in ms))
+    key = dict(part='cells', system=c[s['by']], **{g: c[g] for g in s['group']})
+    more = dict(diagnostic=c['diagnostic'], ceiling=c.get('ceiling'), no_text=c.get('no_text'))
+    ms = [m for m, v in c.items() if isinstance(v, dict)]
+    return [key | dict(metric=m, n=c['n'], **_mlh(c.get(m))) | more for m in ms + [m for m in shown if m not in ms]]
+
+def _family_record(s: dict, d: dict) -> dict:
+    "A paired comparison's record: its Δ with interval, p-values, verdict and both means."
+    return dict(part='families', system=d['b'], **{g: d[g] for g in s['group'] if g in d}, family=d['family'],
+                baseline=d['a'], metric=s['primary'], n=d['n'], lo=d['lo'], hi=d['hi'], delta=d['delta'], p=d['p'],
+                p_holm=d['p_holm'], verdict=d['verdict'], diagnostic=d['n'] < s['min_n'],
+                mean_a=d['mean_a'], mean_b=d['mean_b'], only_a=d['only_a'], only_b=d['only_b'])
+
 def _records(s: dict) -> list:
     "The summary's intervals as flat records: cells × metrics, paired comparisons, by tier, strategy and hop."
-    by, group, P, out = s['by'], s['group'], s['primary'], []
-    shown = list(dict.fromkeys(m for _, ms in s.get('show', []) for m in ms))
-    for c in s['cells']:
-        key = dict(part='cells', system=c[by], **{g: c[g] for g in group})
-        more = dict(diagnostic=c['diagnostic'], ceiling=c.get('ceiling'), no_text=c.get('no_text'))
-        ms = [m for m, v in c.items() if isinstance(v, dict)]
-        out += [key | dict(metric=m, n=c['n'], **_mlh(c.get(m))) | more for m in ms + [m for m in shown if m not in ms]]
-    for d in s.get('families', []):
-        out.append(dict(part='families', system=d['b'], **{g: d[g] for g in group if g in d}, family=d['family'],
-                        baseline=d['a'], metric=P, n=d['n'], lo=d['lo'], hi=d['hi'], delta=d['delta'], p=d['p'],
-                        p_holm=d['p_holm'], verdict=d['verdict'], diagnostic=d['n'] < s['min_n'],
-                        mean_a=d['mean_a'], mean_b=d['mean_b'], only_a=d['only_a'], only_b=d['only_b']))
-    for x in s.get('breakdowns', []):
-        out.append({'part': f"by {x['by']}", 'system': x[by], x['by']: x['value'], 'metric': P, 'n': x['n'],
-                    **_mlh(x[P]), 'diagnostic': x['diagnostic']})
+    by, P = s['by'], s['primary']
+    out = [r for c in s['cells'] for r in _cell_records(s, c)] + [_family_record(s, d) for d in s.get('families', [])]
+    out += [{'part': f"by {x['by']}", 'system': x[by], x['by']: x['value'], 'metric': P, 'n': x['n'],
+             **_mlh(x[P]), 'diagnostic': x['diagnostic']} for x in s.get('breakdowns', [])]
     return out + [dict(part='by hop', system=x[by], hop=x['hop'], metric='recall10', n=x['n'], **_mlh(x['recall10']),
                        diagnostic=x['diagnostic']) for x in s.get('hops', [])]
 
@@ -67,40 +71,44 @@ def _ci(r) -> str:
 
 def _name(m: str) -> str: return f'{m} ({IR_MEASURES[m]})' if m in IR_MEASURES else m
 
+def _cell_row(s: dict, rs: dict, ms: list, numeric: bool) -> dict:
+    "A cell's line: keys, n, each metric of `ms` as 'mean [lo, hi]' (`numeric`: 3 numbers), ceiling and no-text count."
+    c = next(iter(rs.values()))
+    r = {s['by']: c['system'], **{g: c[g] for g in s['group']}, 'n': c['n']}
+    for m in ms:
+        if not numeric: r[_name(m)] = _ci(rs.get(m))
+        elif m in rs and not pd.isna(rs[m]['mean']):
+            r |= {m: rs[m]['mean'], f'{m}_lo': rs[m]['lo'], f'{m}_hi': rs[m]['hi']}
+    if not pd.isna(c['ceiling']): r['ceiling'] = round(float(c['ceiling']), 3)
+    if not pd.isna(c['no_text']): r['no text'] = int(c['no_text'])
+    return r
+
 def _cell_table(f: pd.DataFrame, s: dict, ms: list, numeric: bool = False) -> pd.DataFrame:
     "One shown set of metrics: a line per cell, each metric as 'mean [lo, hi]' (`numeric`: as three numbers)."
     cells = {}
     for r in f[f['part'] == 'cells'].to_dict('records'):
         cells.setdefault(tuple(r[k] for k in ['system', *s['group']]), {})[r['metric']] = r
-    rows = []
-    for rs in cells.values():
-        c = next(iter(rs.values()))
-        r = {s['by']: c['system'], **{g: c[g] for g in s['group']}, 'n': c['n']}
-        for m in ms:
-            if not numeric: r[_name(m)] = _ci(rs.get(m))
-            elif m in rs and not pd.isna(rs[m]['mean']):
-                r |= {m: rs[m]['mean'], f'{m}_lo': rs[m]['lo'], f'{m}_hi': rs[m]['hi']}
-        if not pd.isna(c['ceiling']): r['ceiling'] = round(float(c['ceiling']), 3)
-        if not pd.isna(c['no_text']): r['no text'] = int(c['no_text'])
-        rows.append(r)
-    return pd.DataFrame(rows)
+    return pd.DataFrame([_cell_row(s, rs, ms, numeric) for rs in cells.values()])
 
-def _family_table(f: pd.DataFrame, s: dict, numeric: bool = False) -> pd.DataFrame:
-    "The paired comparisons: both means, Δ with its interval, the verdict, McNemar's p and Holm's, as text."
-    f = f[f['part'] == 'families'].reset_index(drop=True)
-    if not len(f): return pd.DataFrame([])
-    P, B, g = s['primary'], s['binary'], s['group']
-    if numeric:
-        return f.rename(columns={'baseline': 'a', 'system': 'b'})[
-            ['family', *g, 'a', 'b', 'n', 'mean_a', 'mean_b', 'delta', 'lo', 'hi', 'verdict', 'only_a', 'only_b', 'p',
-             'p_holm']]
-    return pd.DataFrame({'family': f['family'], **{x: f[x] for x in g},
+def _family_text(f: pd.DataFrame, s: dict) -> pd.DataFrame:
+    "The paired comparisons as text: both means, Δ with its interval, the verdict, McNemar's p and Holm's."
+    P, B = s['primary'], s['binary']
+    return pd.DataFrame({'family': f['family'], **{x: f[x] for x in s['group']},
                          'comparison': f['baseline'] + ' → ' + f['system'], 'n': f['n'],
                          f'{P} a': f['mean_a'].round(3), f'{P} b': f['mean_b'].round(3),
                          f'Δ {P} [95% CI]': [f"{d:+.3f} [{l:+.3f}, {h:+.3f}]"
                                              for d, l, h in zip(f['delta'], f['lo'], f['hi'])],
                          f'verdict (Δ {P})': f['verdict'], f'McNemar p ({B})': f['p'].map(lambda p: f'{p:.3g}'),
                          f'Holm p ({B})': f['p_holm'].map(lambda p: f'{p:.3g}')})
+
+def _family_table(f: pd.DataFrame, s: dict, numeric: bool = False) -> pd.DataFrame:
+    "The paired comparisons: both means, Δ with its interval, the verdict, McNemar's p and Holm's (`numeric`: numbers)."
+    f = f[f['part'] == 'families'].reset_index(drop=True)
+    if not len(f): return pd.DataFrame([])
+    if not numeric: return _family_text(f, s)
+    return f.rename(columns={'baseline': 'a', 'system': 'b'})[
+        ['family', *s['group'], 'a', 'b', 'n', 'mean_a', 'mean_b', 'delta', 'lo', 'hi', 'verdict', 'only_a', 'only_b',
+         'p', 'p_holm']]
 
 def _breakdown_table(f: pd.DataFrame, s: dict, col: str) -> pd.DataFrame:
     "The primary metric (recall@10 per hop) by tier, strategy or hop, as text."
@@ -122,6 +130,22 @@ def tables(run,                   # the run folder, or what `read_run` gave for 
     return out | {f'by {col}': _breakdown_table(f, s, col) for col in ('tier', 'strategy', 'hop')}
 
 # %% ../nbs/14_report.ipynb #7b0a0018
+def _marks(ax, s: dict, got: dict, systems: list, j: int, suites: list, label: str):
+    "One suite's markers on a panel: each system's mean with its interval, shifted beside the other suites'."
+    x = [i + (j - (len(suites) - 1) / 2) * 0.8 / max(len(suites), 1) for i, sy in enumerate(systems) if sy in got]
+    m = [got[sy][s['primary']] for sy in systems if sy in got]
+    ax.errorbar(x, [v['mean'] for v in m], fmt='o', capsize=3, label=label,
+                yerr=[[v['mean'] - v['lo'] for v in m], [v['hi'] - v['mean'] for v in m]])
+
+def _panel(ax, s: dict, cs: list, key: tuple, systems: list, suites: list):
+    "A panel of the figure: the cells whose groups (the suite aside) are `key`, a marker per suite, a tick per system."
+    groups = [g for g in s['group'] if g != 'suite']
+    for j, su in enumerate(suites):
+        got = {c[s['by']]: c for c in cs if c.get('suite', '') == su and tuple(c[g] for g in groups) == key}
+        _marks(ax, s, got, systems, j, suites, f"{su} (n={max((got[sy]['n'] for sy in got), default=0)})")
+    ax.set_xticks(range(len(systems)), systems, rotation=35, ha='right'); ax.grid(axis='y', alpha=.3)
+    ax.set_title(', '.join(f'{g}: {v}' for g, v in zip(groups, key)) or s['primary'])
+
 def figure(run  # the run folder, or what `read_run` gave for it
           ):
     "The primary metric with its 95% interval per system; one panel per group other than the suite, a marker per suite."
@@ -133,19 +157,7 @@ def figure(run  # the run folder, or what `read_run` gave for it
     fig, axes = plt.subplots(1, max(len(panels), 1),
                              figsize=(max(5.5, 0.7 * len(systems) + 2.5) * max(len(panels), 1) ** 0.8, 3.8),
                              sharey=True, squeeze=False)
-    for ax, pk in zip(axes[0], panels):
-        for j, su in enumerate(suites):
-            got = {c[by]: c for c in cs if c.get('suite', '') == su
-                   and tuple(c[g] for g in s['group'] if g != 'suite') == pk}
-            x = [i + (j - (len(suites) - 1) / 2) * 0.8 / max(len(suites), 1)
-                 for i, sy in enumerate(systems) if sy in got]
-            m = [got[sy][P] for sy in systems if sy in got]
-            n = max((got[sy]['n'] for sy in got), default=0)
-            ax.errorbar(x, [v['mean'] for v in m],
-                        yerr=[[v['mean'] - v['lo'] for v in m], [v['hi'] - v['mean'] for v in m]], fmt='o', capsize=3,
-                        label=f'{su} (n={n})')
-        ax.set_xticks(range(len(systems)), systems, rotation=35, ha='right'); ax.grid(axis='y', alpha=.3)
-        ax.set_title(', '.join(f'{g}: {v}' for g, v in zip([g for g in s['group'] if g != 'suite'], pk)) or P)
+    for ax, key in zip(axes[0], panels): _panel(ax, s, cs, key, systems, suites)
     axes[0][0].set_ylabel(f'{_name(P)}, 95% CI'); axes[0][0].legend(loc='best', fontsize=8); fig.tight_layout()
     return fig
 
@@ -174,19 +186,23 @@ def _write(run: Path, lines) -> str:
     (run / 'report.md').write_text(text, encoding='utf-8')
     return text
 
+def _status(r: dict) -> str:
+    "The run's status line: status (partial, killed, failed and why), git, encoder, questions and systems."
+    meta, p = r['run'], r['run'].get('params', {})
+    return (f"Status **{meta['status']}**{' (' + str(meta['error']) + ')' if meta.get('error') else ''}"
+            + (f"; **partial**: {len(r['rows'])} of {p.get('planned_rows', '?')} rows" if r['partial']
+               else '') + (f", {r['cut_rows']} half-written row left out" if r['cut_rows'] else '')
+            + f"; git {meta['git']['sha']} (dirty: {meta['git']['dirty']}); encoder `{p.get('encoder')}`; "
+              f"{p.get('questions')} questions (splits: {', '.join(p.get('splits', [])) or '?'}); systems: "
+              f"{', '.join(p.get('systems', []))}.")
+
 def header(r: dict,   # the run, as `read_run` returns it
            name: str  # the run's name
           ) -> list:
     ("The report's opening lines: what ran, its status (partial, killed, failed and why), git, encoder, "
      "questions, systems, test openings.")
     meta, p = r['run'], r['run'].get('params', {})
-    line = (f"Status **{meta['status']}**{' (' + str(meta['error']) + ')' if meta.get('error') else ''}"
-            + (f"; **partial**: {len(r['rows'])} of {p.get('planned_rows', '?')} rows" if r['partial']
-               else '') + (f", {r['cut_rows']} half-written row left out" if r['cut_rows'] else '')
-            + f"; git {meta['git']['sha']} (dirty: {meta['git']['dirty']}); encoder `{p.get('encoder')}`; "
-              f"{p.get('questions')} questions (splits: {', '.join(p.get('splits', [])) or '?'}); systems: "
-              f"{', '.join(p.get('systems', []))}.")
-    out = [f"# {meta.get('kind', 'run')}: {name}", '', line, '']
+    out = [f"# {meta.get('kind', 'run')}: {name}", '', _status(r), '']
     if ws := p.get('corpus_warnings'): out += [f"The corpus was read with {len(ws)} warning(s): " + '; '.join(ws), '']
     if ws := p.get('system_warnings'):
         out += ['What the systems said about themselves: ' + '; '.join(
@@ -197,6 +213,30 @@ def header(r: dict,   # the run, as `read_run` returns it
     return out
 
 # %% ../nbs/14_report.ipynb #7b0a0034
+def _shapley(s: dict) -> list:
+    "The factors' Shapley values, largest first, and the values they sum between."
+    sh = s['shapley']
+    return [f"## Shapley values of the factors (value: mean {s['primary']}; they sum to v(all) − v(none))", '',
+            _md(pd.DataFrame([dict(factor=f, shapley=round(v, 4))
+                              for f, v in sorted(sh['shapley'].items(), key=lambda t: -t[1])])), '',
+            f"v(all) = {sh['value_of_all']:.4f}, v(none) = {sh['value_of_none']:.4f}.", '']
+
+_BREAKDOWNS = (('by tier', 'the primary metric per tier, across suites'),
+              ('by strategy', 'the primary metric per strategy the questions name'),
+              ('by hop', 'recall@10 per hop of multihop gold'))
+
+def _body(s: dict, tb: dict) -> list:
+    "The report's tables, in order: the shown metrics, paired comparisons, Shapley, abstention, breakdowns, latency."
+    out = [l for title, _ in s['show'] for l in (f'## {title}', '', _md(tb[title]), '')]
+    if len(tb['families']): out += ['## Paired comparisons', '', _md(tb['families']), '']
+    if s.get('shapley'): out += _shapley(s)
+    if len(tb['abstention']):
+        out += ['## Abstention (AUROC of each confidence score over answerable and unanswerable questions, with its '
+                'interval; the threshold is diagnostic: fitted on these questions)', '', _md(tb['abstention']), '']
+    for t, what in _BREAKDOWNS:
+        if len(tb.get(t, [])): out += [f'## {t.capitalize()} ({what})', '', _md(tb[t]), '']
+    return out + ['## Latency (ms per call, warm)', '', _md(tb['latency']), '']
+
 def render(run) -> str:
     "The run's markdown report, written to `report.md` with `figure.png` beside it: a pure function of the folder."
     import matplotlib.pyplot as plt
@@ -205,23 +245,7 @@ def render(run) -> str:
     head += [LEGEND.format(min_n=s['min_n'], primary=_name(s['primary']), binary=_name(s['binary'])), '',
              f"{s['errors']} of {s['rows']} rows failed.", '']
     if any(c.get('no_text') for c in s['cells']): head += [NO_TEXT, '']
-    tb = tables(r)
-    for title, _ in s['show']: head += [f'## {title}', '', _md(tb[title]), '']
-    if len(tb['families']): head += ['## Paired comparisons', '', _md(tb['families']), '']
-    if s.get('shapley'):
-        sh = s['shapley']
-        head += [f"## Shapley values of the factors (value: mean {s['primary']}; they sum to v(all) − v(none))", '',
-                 _md(pd.DataFrame([dict(factor=f, shapley=round(v, 4))
-                                   for f, v in sorted(sh['shapley'].items(), key=lambda t: -t[1])])), '',
-                 f"v(all) = {sh['value_of_all']:.4f}, v(none) = {sh['value_of_none']:.4f}.", '']
-    if len(tb['abstention']):
-        head += ['## Abstention (AUROC of each confidence score over answerable and unanswerable questions, with its '
-                 'interval; the threshold is diagnostic: fitted on these questions)', '', _md(tb['abstention']), '']
-    for t, what in (('by tier', 'the primary metric per tier, across suites'),
-                    ('by strategy', 'the primary metric per strategy the questions name'),
-                    ('by hop', 'recall@10 per hop of multihop gold')):
-        if len(tb.get(t, [])): head += [f'## {t.capitalize()} ({what})', '', _md(tb[t]), '']
-    head += ['## Latency (ms per call, warm)', '', _md(tb['latency']), '']
+    head += _body(s, tables(r))
     if any(isinstance(c.get(s['primary']), dict) for c in s['cells']):
         fig = figure(r); fig.savefig(run / 'figure.png', dpi=110); plt.close(fig)
         head += [f'![{s["primary"]} per system](figure.png)', '']
@@ -265,6 +289,26 @@ def changes(rows_a,               # run a's rows
                             question=A[key].get('question', ''), a_top=_top1(A[key]), b_top=_top1(B[key])))
     return pd.DataFrame(out, columns=['system', 'qid', 'change', 'question', 'a_top', 'b_top'])
 
+def _whole(name, r: dict, allow_partial: bool):
+    "Refuse a run that did not finish, unless `allow_partial`."
+    if r['partial'] and not allow_partial:
+        raise ValueError(f"{name}: the run is {r['run']['status']} with {len(r['rows'])} of "
+                         f"{r['run']['params'].get('planned_rows', '?')} rows; "
+                         "pass --allow-partial to compare it anyway")
+
+def _pairs_table(pairs: list, P: str, B: str) -> pd.DataFrame:
+    "A line per shared system: n, both means of `P`, Δ with its interval, the verdict, McNemar's p on `B`."
+    return pd.DataFrame([{'system': d['system'], 'n': d['n'], f'{P} a': round(d['mean_a'], 3),
+                          f'{P} b': round(d['mean_b'], 3),
+                          f'Δ {P} [95% CI]': f"{d['delta']:+.3f} [{d['lo']:+.3f}, {d['hi']:+.3f}]",
+                          'verdict': d['verdict'], f'McNemar p ({B})': f"{d['p']:.3g}"} for d in pairs])
+
+def _paired_systems(ra: dict, rb: dict, by: str, P: str, B: str) -> list:
+    "The paired comparison of `P` (McNemar on `B`) of every system both runs have, on their shared questions."
+    A, Bf = _ok(frame(ra['rows'])), _ok(frame(rb['rows']))
+    return [dict(system=x, **d) for x in sorted(set(A[by]) & set(Bf[by]))
+            if (d := paired(A[A[by] == x], Bf[Bf[by] == x], P, B))]
+
 def compare_runs(run_a,                       # run a's folder (the baseline)
                  run_b,                       # run b's folder, compared with a
                  allow_partial: bool = False  # compare runs that did not finish
@@ -272,23 +316,13 @@ def compare_runs(run_a,                       # run a's folder (the baseline)
     ("Markdown: the paired Δ per shared system (b − a), "
      "then every question that lost or gained its first hit, with what took rank 1.")
     ra, rb = read_run(run_a), read_run(run_b)
-    for name, r in ((run_a, ra), (run_b, rb)):
-        if r['partial'] and not allow_partial:
-            raise ValueError(f"{name}: the run is {r['run']['status']} with {len(r['rows'])} of "
-                             f"{r['run']['params'].get('planned_rows', '?')} rows; "
-                             "pass --allow-partial to compare it anyway")
+    for name, r in ((run_a, ra), (run_b, rb)): _whole(name, r, allow_partial)
     s = summary_of(ra) or summary_of(rb); by, P, B = s['by'], s['primary'], s['binary']
-    A, Bf = _ok(frame(ra['rows'])), _ok(frame(rb['rows']))
-    pairs = [dict(system=x, **d) for x in sorted(set(A[by]) & set(Bf[by]))
-             if (d := paired(A[A[by] == x], Bf[Bf[by] == x], P, B))]
+    pairs = _paired_systems(ra, rb, by, P, B)
     if not pairs: raise ValueError(f'{run_a} and {run_b} share no system on the same questions: nothing to pair')
-    t = pd.DataFrame([{'system': d['system'], 'n': d['n'], f'{P} a': round(d['mean_a'], 3),
-                       f'{P} b': round(d['mean_b'], 3),
-                       f'Δ {P} [95% CI]': f"{d['delta']:+.3f} [{d['lo']:+.3f}, {d['hi']:+.3f}]",
-                       'verdict': d['verdict'], f'McNemar p ({B})': f"{d['p']:.3g}"} for d in pairs])
     ch = changes(ra['rows'], rb['rows'], by, B)
     label = lambda n, r: f"{Path(n).name}" + (f" (partial: {r['run']['status']})" if r['partial'] else '')
     return '\n'.join([f'# compare: {label(run_a, ra)} → {label(run_b, rb)}', '',
-                      f'Paired on shared questions; Δ = b − a.', '', t.to_markdown(index=False), '',
-                      f"## Questions whose {B} changed: {int((ch['change'] == 'lost').sum())} lost, "
+                      f'Paired on shared questions; Δ = b − a.', '', _pairs_table(pairs, P, B).to_markdown(index=False),
+                      '', f"## Questions whose {B} changed: {int((ch['change'] == 'lost').sum())} lost, "
                       f"{int((ch['change'] == 'gained').sum())} gained", '', _md(ch), ''])
