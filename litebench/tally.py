@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 
 # %% auto #0
-__all__ = ['HEAD', 'summarize_side', 'diff_sides', 'paired_first', 'render']
+__all__ = ['HEAD', 'LOST', 'summarize_side', 'diff_sides', 'paired_first', 'render']
 
 # %% ../nbs/18b_tally.ipynb #3a73041d
 def _hits(ps, m: str) -> list:
@@ -83,6 +83,7 @@ def _md(rows, cols=None) -> str:
     return df.to_markdown(index=False) if len(df) else '(none)'
 
 HEAD = ['n', '#1', 'top 10', 'found']
+LOST = ['query', 'type', 'source', 'rank_base', 'rank_new', 'took_first']
 
 def _shown(c: dict) -> dict:
     "A counts dict as a report row: each measure as 'count (share [lo, hi])'."
@@ -90,52 +91,66 @@ def _shown(c: dict) -> dict:
     return {k: v for k, v in c.items() if not k.startswith(('first', 'top10', 'found'))} | {
         '#1': f('first'), 'top 10': f('top10'), 'found': f('found')}
 
+def _headline(rep: dict) -> list:
+    "The title, what the counts mean, and a headline row per run."
+    return [f"# recall: {', '.join(rep['corpus'])}; configuration {rep['config']}" + (
+        f"; baseline {rep['base']}" if rep['base'] else ''), '',
+            f"{rep['queries']} queries. A query's source is #1, in the top 10, "
+            "or found at any depth of the results kept.", '', '## Headline', '',
+            _md([dict(corpus=r['corpus'], side=r['side'], config=r['config'], **_shown(r['headline']))
+                 for r in rep['runs']]), '']
+
+def _errors(r: dict) -> list:
+    "A run's failed queries, said in bold (they count as misses), with the first error."
+    if not r.get('errors'): return []
+    first = next((p['error'] for p in r.get('queries', []) if p.get('error')), '')
+    return [f"**{r['errors']} queries of {r['corpus']} ({r['side']}) "
+            f"failed with an error and count as misses**; the first: {first}", '']
+
+def _tables(r: dict) -> list:
+    "A run's counts per query type and per document (or project)."
+    return [f"## Per type: {r['corpus']}, {r['side']} ({r['config']})", '',
+            _md([_shown(x) for x in r['by_type']], ['type', *HEAD]), '',
+            f"## Per {'project' if r['corpus'] == 'code' else 'document'}: {r['corpus']}, {r['side']}", '',
+            _md([_shown(x) for x in r['by_doc']], ['doc', *HEAD]), '']
+
+# %% ../nbs/18b_tally.ipynb #89ee3c5b
+def _diff(d: dict) -> list:
+    "A corpus's diff against the baseline: how far sources moved, the paired share at #1 per type, what was lost."
+    out = [f"## Diff against the baseline: {d['corpus']}", '',
+           f"{d['moved_up']} sources moved up, {d['moved_down']} down; "
+           f"{d['top10_changed']} queries' top 10 changed; "
+           f"{len(d['lost_first'])} lost #1, {len(d['lost_top10'])} lost the top 10.", '',
+           '### Share at #1 per type, paired (base → new)', '', _md(d.get('by_type', [])), '']
+    if d['lost_first']: out += ['### Lost #1', '', _md(d['lost_first'], LOST), '']
+    if d['lost_top10']: out += ['### Lost the top 10', '', _md(d['lost_top10'], LOST), '']
+    return out
+
+def _regress(cases: list) -> list:
+    "How many regress cases hold #1 on the new side, and those that fail or changed their top hit from the baseline's."
+    key = lambda r: (r['corpus'], r['query'], r['pattern'])
+    new = [r for r in cases if r['side'] == 'new']
+    base = {key(r): r for r in cases if r['side'] == 'base'}
+    odd = [r | dict(base_top=base.get(key(r), {}).get('top', '')) for r in new
+           if not r['holds'] or base.get(key(r), r)['top'] != r['top']]
+    return ['## Regress cases', '', f"{sum(r['holds'] for r in new)} of {len(new)} hold #1.", '',
+            _md(odd, ['corpus', 'query', 'pattern', 'top', 'holds', 'base_top']) if odd
+            else 'Every case holds and none changed.', '']
+
+def _misses(r: dict) -> list:
+    "A run's queries whose source was not #1, with what took #1."
+    m = [p | dict(took_first=(p['top'] or ['(nothing)'])[0]) for p in r['queries'] if p['rank'] != 1]
+    return [f"## Misses: {r['corpus']}, {r['side']} ({len(m)})", '',
+            _md(m, ['query', 'type', 'source', 'rank', 'took_first']), '']
+
+# %% ../nbs/18b_tally.ipynb #89ee3c5d
 def render(rep: dict, misses: bool = False) -> str:
     "The harness's report as markdown."
-    out = [f"# recall: {', '.join(rep['corpus'])}; configuration {rep['config']}" + (
-        f"; baseline {rep['base']}" if rep['base'] else ''), '',
-           f"{rep['queries']} queries. A query's source is #1, in the top 10, "
-           "or found at any depth of the results kept.", '', '## Headline', '',
-           _md([dict(corpus=r['corpus'], side=r['side'], config=r['config'], **_shown(r['headline']))
-                for r in rep['runs']]), '']
-    for r in rep['runs']:
-        if r.get('errors'):
-            first = next((p['error'] for p in r.get('queries', []) if p.get('error')), '')
-            out += [f"**{r['errors']} queries of {r['corpus']} ({r['side']}) "
-                    f"failed with an error and count as misses**; the first: {first}", '']
-    for r in rep['runs']:
-        out += [f"## Per type: {r['corpus']}, {r['side']} ({r['config']})", '',
-                _md([_shown(x) for x in r['by_type']], ['type', *HEAD]), '',
-                f"## Per {'project' if r['corpus'] == 'code' else 'document'}: {r['corpus']}, {r['side']}", '',
-                _md([_shown(x) for x in r['by_doc']], ['doc', *HEAD]), '']
-    for d in rep['diff']:
-        out += [f"## Diff against the baseline: {d['corpus']}", '',
-                f"{d['moved_up']} sources moved up, {d['moved_down']} down; "
-                f"{d['top10_changed']} queries' top 10 changed; "
-                f"{len(d['lost_first'])} lost #1, {len(d['lost_top10'])} lost the top 10.", '',
-                '### Share at #1 per type, paired (base → new)', '', _md(d.get('by_type', [])), '']
-        if d['lost_first']:
-            out += ['### Lost #1', '', _md(d['lost_first'],
-                                           ['query', 'type', 'source', 'rank_base', 'rank_new', 'took_first']), '']
-        if d['lost_top10']:
-            out += ['### Lost the top 10', '', _md(d['lost_top10'],
-                                                   ['query', 'type', 'source', 'rank_base', 'rank_new',
-                                                    'took_first']), '']
-    if rep['regress']:
-        new = [r for r in rep['regress'] if r['side'] == 'new']
-        base = {(r['corpus'], r['query'], r['pattern']): r for r in rep['regress'] if r['side'] == 'base'}
-        odd = [r | dict(base_top=base.get((r['corpus'], r['query'], r['pattern']), {}).get('top', '')) for r in new
-               if not r['holds'] or base.get((r['corpus'], r['query'], r['pattern']), r)['top'] != r['top']]
-        out += ['## Regress cases', '', f"{sum(r['holds'] for r in new)} of {len(new)} hold #1.", '',
-                _md(odd, ['corpus', 'query', 'pattern', 'top', 'holds', 'base_top']) if odd
-                else 'Every case holds and none changed.', '']
+    out = _headline(rep) + [l for r in rep['runs'] for l in _errors(r)] + [l for r in rep['runs'] for l in _tables(r)]
+    out += [l for d in rep['diff'] for l in _diff(d)] + (_regress(rep['regress']) if rep['regress'] else [])
     if rep['bench']:
         out += ['## Latency (ms per query: median and p90 of per-query medians)', '',
                 _md([dict(corpus=c, side=s, **v) for c, b in rep['bench'].items() for s, v in b.items() if v]), '']
-    if misses:
-        for r in rep['runs']:
-            m = [p | dict(took_first=(p['top'] or ['(nothing)'])[0]) for p in r['queries'] if p['rank'] != 1]
-            out += [f"## Misses: {r['corpus']}, {r['side']} ({len(m)})", '',
-                    _md(m, ['query', 'type', 'source', 'rank', 'took_first']), '']
+    if misses: out += [l for r in rep['runs'] for l in _misses(r)]
     if rep.get('losses'): out += ['## Losses', ''] + [f'- {l}' for l in rep['losses']] + ['']
     return '\n'.join(out)
