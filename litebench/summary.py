@@ -41,6 +41,16 @@ def _stat(v, n_boot, seed, min_n) -> dict:
     m, lo, hi = _interval(np.asarray(v, dtype=float).tobytes(), n_boot, seed)
     return dict(mean=m, lo=lo, hi=hi)
 
+def _cell(view: pd.DataFrame, X, ms: list, key: dict, idx: list, n_boot: int, seed: int, min_n: int) -> dict:
+    "A cell of `view`'s rows at `idx`: its key, n, each metric's mean and interval, its ceiling and no-text count."
+    c = key | dict(n=len(idx), diagnostic=len(idx) < min_n)
+    for m, v in zip(ms, X[idx].T):
+        if len(v := v[~np.isnan(v)]): c[m] = _stat(v, n_boot, seed, min_n)
+    if 'reachable' in view and (r := view['reachable'].iloc[idx]).notna().any(): c['ceiling'] = float(r.mean())
+    # questions it answered with no text against quoted gold
+    if 'textless' in view: c['no_text'] = int((view['textless'].iloc[idx].fillna(0) > 0).sum())
+    return c
+
 def cells(df,                  # a run's rows as a `frame`
           by: str = 'system',  # the column naming a system
           group=('suite',),    # the columns to group by
@@ -57,14 +67,8 @@ def cells(df,                  # a run's rows as a `frame`
     views = [ok] + ([ok.assign(suite='all')] if pool and 'suite' in group and ok['suite'].nunique() > 1 else [])
     for view in views:
         X = view[ms].to_numpy(float)   # the metrics as one array, read per group by position
-        for key, idx in _groups(view, [by, *group]).items():
-            c = dict(zip([by, *group], key), n=len(idx), diagnostic=len(idx) < min_n)
-            for m, v in zip(ms, X[idx].T):
-                if len(v := v[~np.isnan(v)]): c[m] = _stat(v, n_boot, seed, min_n)
-            if 'reachable' in view and (r := view['reachable'].iloc[idx]).notna().any(): c['ceiling'] = float(r.mean())
-            # questions it answered with no text against quoted gold
-            if 'textless' in view: c['no_text'] = int((view['textless'].iloc[idx].fillna(0) > 0).sum())
-            out.append(c)
+        out += [_cell(view, X, ms, dict(zip([by, *group], key)), idx, n_boot, seed, min_n)
+                for key, idx in _groups(view, [by, *group]).items()]
     return out
 
 def _groups(df: pd.DataFrame, cols: list) -> dict:
@@ -142,6 +146,13 @@ def _confidences(g: pd.DataFrame) -> dict:
     return {'fused': [num(x) for x in g.get('top_score',
                                             pd.Series([None] * len(g)))]} | {s: leg(s) for s in SCORES if s != 'fused'}
 
+def _abstention(a: list, u: list, n_boot: int, seed: int) -> dict:
+    "AUROC of a score over answerable `a` and unanswerable `u`, with its interval; the best threshold; accuracy as run."
+    auc, lo, hi = auroc(a, u, n_boot=n_boot, seed=seed)
+    right = [float(x is not None) for x in a] + [float(x is None) for x in u]   # as run: an empty result abstains
+    _, rlo, rhi = bootstrap_ci(right)
+    return dict(auroc=auc, auroc_lo=lo, auroc_hi=hi, **best_threshold(a, u), as_run_lo=rlo, as_run_hi=rhi)
+
 def abstentions(df,                 # a run's rows as a `frame`
                 by: str = 'system', # the column naming a system
                 n_boot: int = 2000, # bootstrap resamples of the AUROC's interval
@@ -159,13 +170,7 @@ def abstentions(df,                 # a run's rows as a `frame`
         for name, v in _confidences(g).items():
             if name != 'fused' and all(x is None for x in v): continue   # a leg this system does not have
             a, u = [x for x, y in zip(v, ans) if y], [x for x, y in zip(v, ans) if not y]
-            if (key := repr((a, u))) not in done:                          # systems with the same scores: computed once
-                auc, lo, hi = auroc(a, u, n_boot=n_boot, seed=seed)
-                # as run: an empty result is an abstention
-                right = [float(x is not None) for x in a] + [float(x is None) for x in u]
-                _, rlo, rhi = bootstrap_ci(right)
-                done[key] = dict(auroc=auc, auroc_lo=lo, auroc_hi=hi, **best_threshold(a, u),
-                                 as_run_lo=rlo, as_run_hi=rhi)
+            if (key := repr((a, u))) not in done: done[key] = _abstention(a, u, n_boot, seed)   # same scores: once
             out.append(dict(system=s, score=name, **done[key]))
     return out
 
