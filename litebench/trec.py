@@ -164,12 +164,9 @@ def trec_topics(questions) -> str:
     "`qid<TAB>text` per question, the text on one line."
     return ''.join(f"{_token(q.id, 'qid')}\t{' '.join(q.text.split())}\n" for q in questions)
 
-def trec_mapping(rows,               # a run's rows
-                 level: str = 'doc', # 'doc' or 'unit'
-                 units: dict | None = None # `corpus_units(trees)` (unit level)
-                ) -> str:
-    ("The TSV `docno, file, first_page, last_page, heading` for every docno of `rows` at `level`, "
-     "as `TrecSystem` reads it.")
+def _mapped(rows, level: str, units: dict | None) -> dict:
+    ("{docno: (file, pages)} of every docno of `rows` at `level`: a unit's pages from its tree node, "
+     "else spanning the pages of the items that name it.")
     sets, node = _unit_sets(units), {(f, p): pp for f, ns in (units or {}).items() for p, pp, _ in ns}
     got = {}
     for it, d in ((it, d) for r in rows for it in r.get('items') or [] for d in _item_docnos(it, _level(level), sets)):
@@ -178,8 +175,16 @@ def trec_mapping(rows,               # a run's rows
         if level == 'unit' and it.get('pages') and (norm_file(f), path) not in node:
             pages = (min(pages[0], it['pages'][0]), max(pages[1], it['pages'][1])) if pages else tuple(it['pages'])
         got[d] = (f, pages)
+    return got
+
+def trec_mapping(rows,               # a run's rows
+                 level: str = 'doc', # 'doc' or 'unit'
+                 units: dict | None = None # `corpus_units(trees)` (unit level)
+                ) -> str:
+    ("The TSV `docno, file, first_page, last_page, heading` for every docno of `rows` at `level`, "
+     "as `TrecSystem` reads it.")
     lines = [f"{d}\t{f}\t{p[0] if p else ''}\t{p[1] if p else ''}\t{' › '.join(parse_docno(d)[1])}\n"
-             for d, (f, p) in got.items()]
+             for d, (f, p) in _mapped(rows, level, units).items()]
     return '# docno\tfile\tfirst_page\tlast_page\theading\n' + ''.join(lines)
 
 # %% ../nbs/14a_trec.ipynb #7ec0a022
@@ -209,9 +214,9 @@ def export_trec(run,                       # a run folder (with its questions.js
     return [out / n for n in files]
 
 # %% ../nbs/14a_trec.ipynb #7ec0a026
-def _read_trec(path, tag: str | None = None) -> tuple:
-    "({qid: [(docno, score), …]} best first, each docno once, {qid: repeats dropped}) of one run of a TREC run file."
-    path, runs = Path(path), {}
+def _trec_runs(path: Path) -> dict:
+    "{tag: {qid: [(docno, score), …]}} of a TREC run file, as written; an error naming the line that is not a run line."
+    runs = {}
     for i, line in enumerate(path.read_text(encoding='utf-8').splitlines(), 1):
         if not line.strip(): continue
         f = line.split()
@@ -221,11 +226,20 @@ def _read_trec(path, tag: str | None = None) -> tuple:
         # 'nan' and 'inf' parse, and would sort anywhere
         if not math.isfinite(score): raise ValueError(f'{path}:{i}: the score {f[4]!r} is not a finite number')
         runs.setdefault(f[5], {}).setdefault(f[0], []).append((f[2], score))
+    return runs
+
+def _one_run(path: Path, runs: dict, tag: str | None) -> dict:
+    "The run tagged `tag`, or the file's only run; an error when the tag is missing or the file holds several."
     if tag is None and len(runs) > 1:
         raise ValueError(f'{path}: holds {len(runs)} runs (tags {", ".join(sorted(runs))}): say which one to read')
     if tag is not None and tag not in runs:
         raise ValueError(f'{path}: no run tagged {tag!r} (tags: {", ".join(sorted(runs)) or "none"})')
-    got, out = runs.get(tag, {}) if tag is not None else next(iter(runs.values()), {}), {}
+    return runs.get(tag, {}) if tag is not None else next(iter(runs.values()), {})
+
+def _read_trec(path, tag: str | None = None) -> tuple:
+    "({qid: [(docno, score), …]} best first, each docno once, {qid: repeats dropped}) of one run of a TREC run file."
+    path = Path(path)
+    got, out = _one_run(path, _trec_runs(path), tag), {}
     for q, pairs in got.items():
         # a docno's first rank kept
         for d, s in sorted(pairs, key=lambda x: (x[1], x[0]), reverse=True): out.setdefault(q, {}).setdefault(d, s)
@@ -283,6 +297,14 @@ def _ids_by_text(pairs, answered: set, where: str) -> dict:
     return out
 
 # %% ../nbs/14a_trec.ipynb #7ec0a033
+def _missing(ranked: dict, where: dict, run_file, mapping_file, skip_missing: bool) -> tuple:
+    "(the docnos of `ranked` the mapping lacks, how many times they are listed); an error unless `skip_missing`."
+    missing = sorted({d for ds in ranked.values() for d, _ in ds if d not in where})
+    if missing and not skip_missing:
+        raise ValueError(f'{run_file}: {len(missing)} docnos are not in the mapping {mapping_file}: '
+                         f'{", ".join(missing[:5])}' + (' …' if len(missing) > 5 else ''))
+    return missing, sum(d not in where for ds in ranked.values() for d, _ in ds)
+
 class TrecSystem:
     "A TREC run as a system: a question's text → the items the run lists for its id, placed by the docno mapping."
     def __init__(self, run_file,               # a TREC run file
@@ -299,11 +321,7 @@ class TrecSystem:
         (ranked, reps), where = _read_trec(run_file, tag), read_mapping(mapping_file)
         # the runner prints and records `warnings`
         self.repeats, self.warnings = sum(reps.values()), [_repeats_said(run_file, reps)] if reps else []
-        self.missing = sorted({d for ds in ranked.values() for d, _ in ds if d not in where})
-        self.skipped = sum(d not in where for ds in ranked.values() for d, _ in ds)
-        if self.missing and not skip_missing:
-            raise ValueError(f'{run_file}: {len(self.missing)} docnos are not in the mapping {mapping_file}: '
-                             f'{", ".join(self.missing[:5])}' + (' …' if len(self.missing) > 5 else ''))
+        self.missing, self.skipped = _missing(ranked, where, run_file, mapping_file, skip_missing)
         self.ranked = {q: [dict(where[d], score=s) for d, s in ds if d in where] for q, ds in ranked.items()}
         pairs = [(q.id, q.text) for q in questions] if questions is not None else read_topics(topics)
         self.ids = _ids_by_text(pairs, set(self.ranked), str(run_file))
