@@ -70,16 +70,10 @@ def _nugget_index(rec, g, path, i) -> int:
     if hit: return hit[0]
     raise ValueError(f"{path}: record {i}: question {rec['qid']} has no nugget {n!r} (its nuggets: {ns})")
 
-def agree(labels_yaml,          # a YAML list of human labels {qid, system, nugget, found, by}
-          run,                  # the run folder
-          label: str = 'match', # the judge to compare (its folder under judge/)
-          n_boot: int = 2000,   # bootstrap resamples
-          seed: int = 0         # bootstrap seed
-         ) -> dict:
-    ("Cohen's κ (with interval), raw agreement and n between people's labels and one judge's nugget verdicts; "
-     "written to judge/<label>/agreement.json.")
-    path, (meta, grades) = Path(labels_yaml), read_grades(run, label)
-    labels, by_key, pairs, skipped, seen = read_labels(path), {(g['qid'], g['system']): g for g in grades}, [], 0, set()
+def _label_pairs(labels: list, grades: list, path: Path, label: str) -> tuple:
+    ("([(the person's verdict, the judge's)] per label, labels skipped for want of a verdict); an error naming the "
+     "record that meets no graded answer or labels a nugget twice, or when no label meets a verdict.")
+    by_key, pairs, skipped, seen = {(g['qid'], g['system']): g for g in grades}, [], 0, set()
     for i, r in enumerate(labels, 1):
         g = by_key.get((r['qid'], r['system']))
         if g is None:
@@ -92,6 +86,19 @@ def agree(labels_yaml,          # a YAML list of human labels {qid, system, nugg
                              f"{r['system']} on {r['qid']} twice")
         seen.add(key); pairs.append((r['found'], g['nuggets_found'][j]))
     if not pairs: raise ValueError(f'{path}: no label meets a verdict of judge {label}')
+    return pairs, skipped
+
+def agree(labels_yaml,          # a YAML list of human labels {qid, system, nugget, found, by}
+          run,                  # the run folder
+          label: str = 'match', # the judge to compare (its folder under judge/)
+          n_boot: int = 2000,   # bootstrap resamples
+          seed: int = 0         # bootstrap seed
+         ) -> dict:
+    ("Cohen's κ (with interval), raw agreement and n between people's labels and one judge's nugget verdicts; "
+     "written to judge/<label>/agreement.json.")
+    path, (meta, grades) = Path(labels_yaml), read_grades(run, label)
+    labels = read_labels(path)
+    pairs, skipped = _label_pairs(labels, grades, path, label)
     h, jv = zip(*pairs)
     k, lo, hi = kappa_ci(h, jv, n_boot=n_boot, seed=seed)
     res = dict(judge=label, labels=str(path), labels_sha256=file_sha256(path),

@@ -155,6 +155,23 @@ def agreement_line(run,       # the run folder
             f"n = {a['n']} nugget verdicts (raw agreement {a['agreement']:.3f}; labels by {', '.join(a['by'])})."), True
 
 # %% ../nbs/21_grading.ipynb #21a00047
+def _judge_head(meta: dict, label: str, line: str) -> list:
+    "The report's title and first lines: the judge (a stand-in model named by its store), rows, failures, agreement."
+    m = meta['model']
+    model = m if m == 'match' else (f"{m.get('model')} (store {m.get('store')}, SHA-256 "
+                                    f"{str(m.get('digest'))[:12]}, {m.get('mode')})")
+    return [f"# judge {label}: {meta['run']}", '',
+            f"Judge: {model}. {meta['rows']} rows graded; " + (f"**{meta['failed']} failed** (listed below)."
+                                                               if meta['failed'] else 'none failed.')
+            + (' The run is **partial**.' if meta['partial'] else ''), '', line, '']
+
+def _calibration(grades: list, bins: int) -> list:
+    "The reliability table of stated confidence and each system's ECE."
+    rel = reliability(grades, bins)
+    eces = '; '.join(f'{s} {e:.3f}' for s, e in rel.groupby('system', sort=False)['ece'].first().items()) or '—'
+    return [f'## Calibration of stated confidence (answers given; {bins} bins)', '',
+            _md(rel.drop(columns='ece').round(3)), '', f'ECE: {eces}.', '']
+
 def render_judge(run,                 # the run folder
                  label: str = 'match',  # the judge (its folder under judge/)
                  bins: int = 5,       # confidence bins of the reliability table
@@ -165,28 +182,16 @@ def render_judge(run,                 # the run folder
      "the layer that lost each question, failed rows in bold.")
     meta, grades = read_grades(run, label)
     line, measured = agreement_line(run, label)
-    nr = 'nugget recall' + ('' if measured else ' (advisory)')
-    metrics = dict(nugget_recall=nr, citation_precision='citation precision')
-    model = meta['model'] if meta['model'] == 'match' else (f"{meta['model'].get('model')} (store "
-                                                            f"{meta['model'].get('store')}, SHA-256 "
-                                                            f"{str(meta['model'].get('digest'))[:12]}, "
-                                                            f"{meta['model'].get('mode')})")
-    out = [f"# judge {label}: {meta['run']}", '',
-           f"Judge: {model}. {meta['rows']} rows graded; " + (f"**{meta['failed']} failed** (listed below)."
-                                                              if meta['failed'] else 'none failed.')
-           + (' The run is **partial**.' if meta['partial'] else ''), '', line, '']
+    metrics = dict(nugget_recall='nugget recall' + ('' if measured else ' (advisory)'),
+                   citation_precision='citation precision')
+    out = _judge_head(meta, label, line)
     for title, by in (('By system', ('system',)), ('By system and suite', ('system', 'suite'))):
         t = system_table(grades, by, n_boot, seed)
         out += [f'## {title}', '', _md(_cols(t, (*by, 'rows', 'failed'), metrics)), '']
-    ab = abstention_table(grades, n_boot, seed)
+    ab = dict(unanswerable_abstained='unanswerable: abstained', answerable_answered='answerable: answered')
     out += ['## Abstention (share right, failed rows left out)', '',
-            _md(_cols(ab, ('system',), dict(unanswerable_abstained='unanswerable: abstained',
-                                            answerable_answered='answerable: answered'))), '']
-    rel = reliability(grades, bins)
-    eces = '; '.join(f'{s} {e:.3f}' for s, e in rel.groupby('system', sort=False)['ece'].first().items()) or '—'
-    out += [f'## Calibration of stated confidence (answers given; {bins} bins)', '',
-            _md(rel.drop(columns='ece').round(3)), '', f'ECE: {eces}.', '',
-            '## Where answerable questions were lost (the first layer that lost each)', '', _md(lost_table(grades)), '']
+            _md(_cols(abstention_table(grades, n_boot, seed), ('system',), ab)), ''] + _calibration(grades, bins)
+    out += ['## Where answerable questions were lost (the first layer that lost each)', '', _md(lost_table(grades)), '']
     bad = [g for g in grades if g['error']]
     if bad: out += ['## Failed rows', ''] + [f"- **{g['system']} / {g['qid']}**: {g['error']}" for g in bad] + ['']
     return '\n'.join(out)
