@@ -277,6 +277,28 @@ def only_heading(text: str,  # a stretch of text
     # line by line: stops at the first other word
     return all(w in tw or _marker.match(w) for line in text.split('\n') for w in words(line))
 
+def _joined_headings(text: str, sp: list, titles) -> list:
+    "`sp` with a first span of only `titles` joined to the next, and a last of only a heading to the one before."
+    while len(sp) > 1 and only_heading(text[sp[0][0]:sp[0][1]], titles): sp = [(sp[0][0], sp[1][1])] + sp[2:]
+    while len(sp) > 1 and only_heading(text[sp[-1][0]:sp[-1][1]], ()): sp = sp[:-2] + [(sp[-2][0], sp[-1][1])]
+    return sp
+
+def _node_spans(text: str, nodes, size: int, room, count) -> list:
+    ("[(node, its spans)]: the text before the first node (node None), then each node's own text split to `room(n)`; "
+     "a node that holds only its heading is held and joined to the next node's text.")
+    bounds, out, held, titles = [n.span[0] for n in nodes] + [len(text)], [], None, []
+    if nodes and bounds[0] > 0: out.append((None, split_span(text, 0, bounds[0], size, count=count)))
+    for i, n in enumerate(nodes):
+        s, e = bounds[i], bounds[i + 1]
+        if e <= s: continue
+        titles.append(n.title)
+        if i + 1 < len(nodes) and only_heading(text[s:e], titles):
+            held = s if held is None else held; continue
+        sp = split_span(text, held if held is not None else s, e, room(n), count=count)
+        out.append((n, _joined_headings(text, sp, titles)))
+        held, titles = None, []
+    return out
+
 def node_chunks(pages,            # a document's `Page`s
                 nodes,            # its tree, from `build_tree`
                 size: int = 1200, # longest chunk, in chars (about), or in `tokens` when given
@@ -290,21 +312,8 @@ def node_chunks(pages,            # a document's `Page`s
             raise ValueError(f'{pages[0].doc}: code is chunked by characters; '
                              'token-sized chunks are for page documents')
         from litebench.code import code_chunks; return code_chunks(pages, nodes, size)
-    text, out, held, titles, at = doc_text(pages), [], None, [], page_at(pages)
+    text, at = doc_text(pages), page_at(pages)
     count = token_counter(tokens(text)) if tokens else None
     room = lambda n: max(size - len(tokens(context(n))), size // 2) if tokens and context else size
-    bounds = [n.span[0] for n in nodes] + [len(text)]
-    if nodes and bounds[0] > 0:
-        out += spans_to_chunks(pages, split_span(text, 0, bounds[0], size, count=count), text, at)
-    for i, n in enumerate(nodes):
-        s, e = bounds[i], bounds[i + 1]
-        if e <= s: continue
-        titles.append(n.title)
-        if i + 1 < len(nodes) and only_heading(text[s:e], titles):
-            held = s if held is None else held; continue
-        sp = split_span(text, held if held is not None else s, e, room(n), count=count)
-        while len(sp) > 1 and only_heading(text[sp[0][0]:sp[0][1]], titles): sp = [(sp[0][0], sp[1][1])] + sp[2:]
-        while len(sp) > 1 and only_heading(text[sp[-1][0]:sp[-1][1]], ()): sp = sp[:-2] + [(sp[-2][0], sp[-1][1])]
-        out += spans_to_chunks(pages, sp, text, at, node=n.id, path=n.path)
-        held, titles = None, []
-    return out
+    return [c for n, sp in _node_spans(text, nodes, size, room, count)
+            for c in spans_to_chunks(pages, sp, text, at, **({} if n is None else dict(node=n.id, path=n.path)))]
