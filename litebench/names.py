@@ -39,11 +39,8 @@ def subsequence(q: str, c: str) -> bool:
     it = iter(c)
     return all(ch in it for ch in q)
 
-def abbreviates(q: str, ws: tuple) -> float:
-    ("The share of `q` typed as starts of the words `ws` in order (the first word's start first), "
-     "minus skips; 0 when it cannot be.")
-    # cheap refusals first
-    if not q or not ws or not ws[0] or q[0] != ws[0][0] or not subsequence(q, ''.join(ws)): return 0.0
+def _fewest_skips(q: str, ws: tuple):
+    "The fewest words skipped typing `q` as starts of the words `ws` in order, the first word's first; None: no way."
     memo = {}
     def go(i, j):
         if i == len(q): return 0
@@ -58,24 +55,32 @@ def abbreviates(q: str, ws: tuple) -> float:
             if j == 0: break      # the first word must start the query
         memo[i, j] = best
         return best
-    skips = go(0, 0)
+    return go(0, 0)
+
+def abbreviates(q: str, ws: tuple) -> float:
+    ("The share of `q` typed as starts of the words `ws` in order (the first word's start first), "
+     "minus skips; 0 when it cannot be.")
+    # cheap refusals first
+    if not q or not ws or not ws[0] or q[0] != ws[0][0] or not subsequence(q, ''.join(ws)): return 0.0
+    skips = _fewest_skips(q, ws)
     return 0.0 if skips is None else max(0.05, 1 - 0.1 * skips)
+
+def _one_slip(q: str, t: str) -> bool:
+    ("Whether `q` and `t` (unequal, lengths at most one apart) differ by one slip: "
+     "a swap of neighbours, a letter changed, dropped or added.")
+    if len(t) == len(q):
+        d = [i for i in range(len(q)) if q[i] != t[i]]
+        return len(d) == 1 or (len(d) == 2 and d[1] == d[0] + 1 and q[d[0]] == t[d[1]] and q[d[1]] == t[d[0]])
+    a, b = (q, t) if len(q) < len(t) else (t, q)
+    return any(b[:i] + b[i + 1:] == a for i in range(len(b)))
 
 def one_typo(q: str, c: str) -> bool:
     ("Whether `q` is `c`, or a start of `c` at least as long as `q` less one, with one slip: an adjacent swap, "
      "a letter dropped, added or changed.")
     # cheap refusals: too short, or two letters foreign to it
     if len(q) < 4 or len(c) < len(q) - 1 or len(set(q) - set(c[:len(q) + 1])) > 1: return False
-    for t in {c, c[:len(q)], c[:len(q) + 1], c[:max(len(q) - 1, 0)]}:
-        if abs(len(t) - len(q)) > 1 or t == q or len(set(q).symmetric_difference(t)) > 2: continue
-        if len(t) == len(q):
-            d = [i for i in range(len(q)) if q[i] != t[i]]
-            if len(d) == 1 or (len(d) == 2 and d[1] == d[0] + 1 and q[d[0]] == t[d[1]] and q[d[1]] == t[d[0]]):
-                return True
-        else:
-            a, b = (q, t) if len(q) < len(t) else (t, q)
-            if any(b[:i] + b[i + 1:] == a for i in range(len(b))): return True
-    return False
+    return any(_one_slip(q, t) for t in {c, c[:len(q)], c[:len(q) + 1], c[:max(len(q) - 1, 0)]}
+               if not (abs(len(t) - len(q)) > 1 or t == q or len(set(q).symmetric_difference(t)) > 2))
 
 # %% ../nbs/07a_names.ipynb #07eb3c4a
 def _trigrams(s: str) -> set: return {s[i:i + 3] for i in range(len(s) - 2)}
@@ -88,17 +93,10 @@ def _form(s: str) -> tuple:
 
 MIN_READING = 0.3   # the lowest score of a reading of the name (its letters in order); below it, shared trigrams only
 
-def name_score(q: str,      # the query as typed
-               name: str    # one form of a name: a title, a definition name, 'Owner.name', 'document title'
-              ) -> float:
-    "How well `q` could have been typed from `name`: 1 for the whole name, down to 0 for no reading."
-    (qc, qw, g, _, _), (c, ws, gc, starts, wset) = _form(q), _form(name)
-    if not qc or not c: return 0.0
-    if '*' in q or '?' in q:
-        return 0.85 if fnmatchcase(name.lower(), q.lower()) or fnmatchcase(c, q.lower().replace('_', '')) else 0.0
-    # as written, or the same letters in another case or with other separators
-    if qc == c: return 1.0 if q == name else 0.98
-    if c.startswith(qc): return 0.85 + 0.1 * len(qc) / len(c)
+def _loose_score(qc: str, qw: tuple, g: frozenset, form: tuple) -> float:
+    ("The score of a query (compact form `qc`, words `qw`, trigrams `g`) that is neither the name nor its start: "
+     "word starts, an abbreviation, one typo, a substring, the letters in order, else shared trigrams.")
+    c, ws, gc, starts, wset = form
     # each word a start of one of the name's (a number: one of them)
     if len(qw) > 1 and all(x in wset if x.isdigit() else x in starts for x in qw): return 0.7 + 0.1 * len(qw) / len(ws)
     if (a := abbreviates(qc, ws)) > 0: return 0.55 + 0.1 * a + 0.1 * len(qc) / len(c)
@@ -106,6 +104,20 @@ def name_score(q: str,      # the query as typed
     if qc in c: return 0.5 + 0.1 * len(qc) / len(c)
     if subsequence(qc, c): return 0.3 + 0.1 * len(qc) / len(c)
     return 0.25 * len(g & gc) / len(g | gc) if g else 0.0
+
+def name_score(q: str,      # the query as typed
+               name: str    # one form of a name: a title, a definition name, 'Owner.name', 'document title'
+              ) -> float:
+    "How well `q` could have been typed from `name`: 1 for the whole name, down to 0 for no reading."
+    (qc, qw, g, _, _), form = _form(q), _form(name)
+    c = form[0]
+    if not qc or not c: return 0.0
+    if '*' in q or '?' in q:
+        return 0.85 if fnmatchcase(name.lower(), q.lower()) or fnmatchcase(c, q.lower().replace('_', '')) else 0.0
+    # as written, or the same letters in another case or with other separators
+    if qc == c: return 1.0 if q == name else 0.98
+    if c.startswith(qc): return 0.85 + 0.1 * len(qc) / len(c)
+    return _loose_score(qc, qw, g, form)
 
 # %% ../nbs/07a_names.ipynb #eea4f078
 MAX_QUERY = 500   # characters of a query the lane scores: a name is shorter (the corpus's longest form is checked below)
