@@ -42,12 +42,20 @@ def read_chunks(db,           # a connection to the store
                ) -> list:
     "The `Chunk`s of row `ids` (all: in the snapshot's order), read from `db`."
     sql = 'SELECT id, doc, p0, p1, start, "end", text, node, path, ctx FROM chunks'
-    rows = db.execute(sql + ' ORDER BY id').fetchall() if ids is None else db.execute(sql + ' WHERE id IN (SELECT value FROM json_each(?))', (json.dumps(ids),)).fetchall()
+    rows = (db.execute(sql + ' ORDER BY id').fetchall() if ids is None else
+            db.execute(sql + ' WHERE id IN (SELECT value FROM json_each(?))', (json.dumps(ids),)).fetchall())
     got = {r[0]: Chunk(r[1], (r[2], r[3]), r[4], r[5], r[6], r[7], path_of(r[8], r[9])) for r in rows}
     return [got[i] for i in (all_ids.tolist() if ids is None else ids)]
 
 CACHE_FORMAT = 4   # the layout of a snapshot's files; another layout is never read (2: with the prefixes' postings;
                   # 3: with checksums; 4: postings of keyword format 4, spellings folded)
+
+def _matrices(rows) -> tuple:
+    "The chunks' vectors and context vectors as float32 matrices from their blobs (one matrix: no chunk has context)."
+    if not rows: V = np.zeros((0, 0), np.float32)
+    else: V = np.frombuffer(b''.join(r[6] for r in rows), np.float32).reshape(len(rows), -1)
+    if all(r[7] is None for r in rows): return V, V
+    return V, np.frombuffer(b''.join(r[7] or r[6] for r in rows), np.float32).reshape(len(rows), -1)
 
 class Snapshot:
     ("One version of a store in memory: chunk positions, vectors, keyword postings, read in one transaction (or "
@@ -84,13 +92,12 @@ class Snapshot:
         col = lambda i, dt=np.int64: np.array([r[i] for r in rows], dt)
         a = dict(ids=col(0), doc=np.array([code[r[1]] for r in rows], np.int32), p0=col(2), p1=col(3), start=col(4),
                  end=col(5), docs=docs)
-        a['V'] = np.frombuffer(b''.join(r[6] for r in rows), np.float32).reshape(len(rows), -1) if rows else np.zeros((0, 0), np.float32)
-        # no context anywhere: one matrix
-        a['C'] = a['V'] if all(r[7] is None for r in rows) else np.frombuffer(b''.join(r[7] or r[6] for r in rows), np.float32).reshape(len(rows), -1)
+        a['V'], a['C'] = _matrices(rows)
         if meanwhile is not None: meanwhile(a)
         try: return {**a, **postings_arrays(db, dict(zip(a['ids'].tolist(), range(len(rows)))), len(rows))}
         except KeyError as e:
-            raise StoreError(f'{self.path}: keyword index row {e.args[0]} has no chunk; open the store writable to rebuild its index') from None
+            raise StoreError(f'{self.path}: keyword index row {e.args[0]} has no chunk; '
+                             'open the store writable to rebuild its index') from None
 
     def use(self, a: dict, db):
         ("Take the arrays `a` as this snapshot's; the chunk records come from `db` now (eagerly) or on first use (a "
@@ -180,6 +187,20 @@ def _stored(k: str, x: np.ndarray) -> np.ndarray:
 def _manifest(m: Snapshot) -> dict:
     return dict(format=CACHE_FORMAT, version=m.version, digest=list(m.digest))
 
+def _write_arrays(folder: Path, a: dict) -> dict:
+    ("Write the arrays `a` into `folder` (a matrix that is the other one once; the lists as one JSON file); "
+     "{name: [shape, type, size, checksum]} of what was written.")
+    files = {}
+    for k, x in a.items():
+        if isinstance(x, list) or k == 'C' and x is a['V']:
+            continue       # a matrix that is the other one is saved once
+        x = _stored(k, x)
+        np.save(folder / f'{k}.npy', np.ascontiguousarray(x))
+        files[k] = [list(x.shape), x.dtype.str, (folder / f'{k}.npy').stat().st_size, file_crc(folder / f'{k}.npy')]
+    (folder / 'lists.json').write_text(json.dumps({k: x for k, x in a.items() if isinstance(x, list)}))
+    files['lists'] = [[], 'json', (folder / 'lists.json').stat().st_size, file_crc(folder / 'lists.json')]
+    return files
+
 @patch
 def save(self: Snapshot, store, a: dict):
     ("Save the arrays `a` of this version beside the store: written into a temporary folder, renamed whole, older "
@@ -187,15 +208,7 @@ def save(self: Snapshot, store, a: dict):
     if not a['ids'].size: return
     tmp = self.folder.with_name(f'{self.folder.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp')
     try:
-        tmp.mkdir(); files = {}
-        for k, x in a.items():
-            if isinstance(x, list) or k == 'C' and x is a['V']:
-                continue       # a matrix that is the other one is saved once
-            x = _stored(k, x)
-            np.save(tmp / f'{k}.npy', np.ascontiguousarray(x))
-            files[k] = [list(x.shape), x.dtype.str, (tmp / f'{k}.npy').stat().st_size, file_crc(tmp / f'{k}.npy')]
-        (tmp / 'lists.json').write_text(json.dumps({k: x for k, x in a.items() if isinstance(x, list)}))
-        files['lists'] = [[], 'json', (tmp / 'lists.json').stat().st_size, file_crc(tmp / 'lists.json')]
+        tmp.mkdir(); files = _write_arrays(tmp, a)
         # written last, read first
         (tmp / 'manifest.json').write_text(json.dumps({**_manifest(self), 'files': files, 'C_is_V': a['C'] is a['V']}))
         if self.folder.exists(): shutil.rmtree(self.folder)                               # a broken one: replaced
@@ -203,6 +216,24 @@ def save(self: Snapshot, store, a: dict):
     except OSError: shutil.rmtree(tmp, ignore_errors=True); return   # a full disk, or another process saved it first
     for old in self.folder.parent.glob(f'{Path(self.path).name}.*.snapshot'):
         if old != self.folder: shutil.rmtree(old, ignore_errors=True)
+
+def _read_array(f: Path, k: str, entry: list, readonly: bool):
+    ("The saved file `k` of the folder `f` (an array, memory-mapped when not empty; the lists as a dict), or None when "
+     "its size, checksum, shape or type is not the manifest's `entry` (damaged in a read-only store: `Damaged`).")
+    shape, dt, size, crc = entry
+    file = f / f'{k}.{"json" if k == "lists" else "npy"}'
+    if file.stat().st_size != size: return None
+    if vectors.VERIFY and file_crc(file) != crc:
+        if readonly:
+            raise Damaged(f'{file}: damaged (its bytes are not the ones saved); '
+                          'open the store writable once to rebuild its snapshot')
+        return None
+    if k == 'lists': return json.loads((f / 'lists.json').read_text())
+    x = np.load(f / f'{k}.npy', mmap_mode='r' if math.prod(shape) else None, allow_pickle=False)
+    if isinstance(x, np.memmap): x = x.view(np.ndarray)        # still mapped; a plain array slices faster
+    return x if list(x.shape) == shape and x.dtype.str == dt else None
+
+_SAVED = {'ids', 'V', 'C', 'off', 'idx', 'docs', 'vocab', 'pre', 'poff', 'pidx', 'ptt', 'ptc'}
 
 @patch
 def load(self: Snapshot, store) -> dict | None:
@@ -213,19 +244,10 @@ def load(self: Snapshot, store) -> dict | None:
         man = json.loads((f / 'manifest.json').read_text())
         if {k: man.get(k) for k in ('format', 'version', 'digest')} != _manifest(self): return None
         a = {}
-        for k, (shape, dt, size, crc) in man['files'].items():
-            file = f / f'{k}.{"json" if k == "lists" else "npy"}'
-            if file.stat().st_size != size: return None
-            if vectors.VERIFY and file_crc(file) != crc:
-                if store.readonly:
-                    raise Damaged(f'{file}: damaged (its bytes are not the ones saved); open the store writable once to rebuild its snapshot')
-                return None
-            if k == 'lists': a.update(json.loads((f / 'lists.json').read_text())); continue
-            a[k] = np.load(f / f'{k}.npy', mmap_mode='r' if math.prod(shape) else None, allow_pickle=False)
-            if isinstance(a[k], np.memmap):
-                a[k] = a[k].view(np.ndarray)        # still mapped; a plain array slices faster
-            if list(a[k].shape) != shape or a[k].dtype.str != dt: return None
+        for k, entry in man['files'].items():
+            if (x := _read_array(f, k, entry, store.readonly)) is None: return None
+            if k == 'lists': a.update(x)
+            else: a[k] = x
         if man.get('C_is_V') and 'V' in a: a['C'] = a['V']
-        return a if {'ids', 'V', 'C', 'off', 'idx', 'docs', 'vocab', 'pre', 'poff', 'pidx', 'ptt',
-                     'ptc'} <= set(a) else None
+        return a if _SAVED <= set(a) else None
     except (OSError, ValueError, KeyError, TypeError): return None
