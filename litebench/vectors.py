@@ -165,24 +165,31 @@ def windows_of(spans,            # (start, end) offsets of a text's word pieces
     return [(spans[i][0], spans[min(i + room, len(spans)) - 1][1]) for i in range(step, len(spans) - overlap, step)]
 
 # %% ../nbs/06d_vectors.ipynb #7d4f1a04
+def _window_texts(m, ctx: dict, spans_of, room: int, overlap: int) -> tuple:
+    ("([position of the chunk], [window text]) of the windows after the first of each chunk of the snapshot `m`, "
+     "its context (`ctx`: {row id: context}) before each and counted in the room.")
+    owner, texts = [], []
+    for j, c in enumerate(m.chunks):
+        head = f'{ctx[int(m.ids[j])]}\n' if ctx.get(int(m.ids[j])) else ''
+        for s, e in windows_of(spans_of(c.text), max(room - len(spans_of(head)), room // 2), overlap):
+            owner.append(j); texts.append(head + c.text[s:e])
+    return owner, texts
+
 def windows(self, with_ctx: bool = True,  # windows of context + text (else text alone)
-            overlap: int | None = None,              # word pieces each window shares with the one before; None: an eighth of the room
+            overlap: int | None = None,              # word pieces a window shares with the one before; None: room / 8
             mem=None                                 # the snapshot; None: the current version
            ) -> Windows:
     "The window vectors of the snapshot's long chunks, embedded on first use and kept with the snapshot."
     w = window_of(self.encoder)
     if w is None:
-        raise StoreError(f'{self.path}: encoder {getattr(self.encoder, "name", None)!r} reads whole texts; window pooling needs an encoder that reads a window of word pieces')
+        raise StoreError(f'{self.path}: encoder {getattr(self.encoder, "name", None)!r} reads whole texts; '
+                         'window pooling needs an encoder that reads a window of word pieces')
     spans_of, room = w
     overlap = room // 8 if overlap is None else overlap
     with self.reading(mem) as m:
         if (with_ctx, overlap) not in m.wins:
             ctx = dict(self.db.execute('SELECT id, ctx FROM chunks')) if with_ctx else {}
-            owner, texts = [], []
-            for j, c in enumerate(m.chunks):
-                head = f'{ctx[int(m.ids[j])]}\n' if ctx.get(int(m.ids[j])) else ''
-                for s, e in windows_of(spans_of(c.text), max(room - len(spans_of(head)), room // 2), overlap):
-                    owner.append(j); texts.append(head + c.text[s:e])
+            owner, texts = _window_texts(m, ctx, spans_of, room, overlap)
             M = self._embed(texts) if texts else np.zeros((0, m.V.shape[1]), np.float32)
             m.wins[(with_ctx, overlap)] = Windows(np.array(owner, np.int64), M)
         return m.wins[(with_ctx, overlap)]
