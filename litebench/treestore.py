@@ -271,6 +271,17 @@ def _span(group: list, m: TreeSnapshot) -> Hit:
     c = Chunk(doc, (cs[0].pages[0], cs[-1].pages[1]), s, e, m.texts[doc][s:e], best.chunk.node, best.chunk.path)
     return best._replace(chunk=c)
 
+def _neighbours(hits: list, m: TreeSnapshot) -> list:
+    "The hits in groups, best group first: a hit joins the group of a hit of its node just before or after it."
+    groups, where = [], {}
+    for h in hits:
+        node, o = h.chunk.node, int(m.ord[m.pos_of(h.chunk)])
+        g = where.get((node, o - 1)) if node else None
+        if g is None and node: g = where.get((node, o + 1))
+        if g is None: g = len(groups); groups.append([])
+        groups[g].append(h); where[(node, o)] = g
+    return groups
+
 @patch
 @delegates(FlatStore.search, but=['limit', 'with_ctx', 'kw_ctx'])
 def doc_search(self: TreeStore, q: str,       # the user's text
@@ -287,16 +298,8 @@ def doc_search(self: TreeStore, q: str,       # the user's text
     with self.reading(kwargs.pop('mem', None)) as m:      # one version for the whole call
         hits = self.search(q, limit=limit * 2 if spans else limit, with_ctx=with_heading, kw_ctx=heading_kw, fuse=fuse,
                            held_first=held_first, mem=m, **kwargs)
-    if spans:
-        groups, where = [], {}
-        for h in hits:
-            node, o = h.chunk.node, int(m.ord[m.pos_of(h.chunk)])
-            g = where.get((node, o - 1)) if node else None
-            if g is None and node: g = where.get((node, o + 1))
-            if g is None: g = len(groups); groups.append([])
-            groups[g].append(h); where[(node, o)] = g
-        hits = [_span(g, m) for g in groups[:limit]]
-    hits = hits[:limit]; ns = m.nodes_of([h.chunk for h in hits])      # the returned hits' nodes alone, on a mapped store
+    if spans: hits = [_span(g, m) for g in _neighbours(hits, m)[:limit]]
+    hits = hits[:limit]; ns = m.nodes_of([h.chunk for h in hits])      # the returned hits' nodes alone (a mapped store)
     return [h._replace(rank=i, node=ns.get(h.chunk.node)) for i, h in enumerate(hits, 1)]   # (no spans: rank as it was)
 
 
@@ -314,6 +317,18 @@ def _up(nodes: dict, nid, kind):
     return nid
 
 # %% ../nbs/07_treestore.ipynb #ac239e8c
+def _rolled_up(hits: list, nodes: dict, kind, score: str, per: int, limit: int) -> list:
+    ("The `limit` best `Section`s of `hits`: each hit rolled up to its node (or its ancestor of `kind`), a section "
+     "scored by its hits' `score` ('max', 'mean' or 'sum'), ties by its best hit's rank, `per` hits kept.")
+    groups = {}
+    for h in hits:
+        nid = _up(nodes, h.chunk.node, kind)
+        if nid is not None: groups.setdefault(nid, []).append(h)
+    agg = {'max': max, 'sum': sum, 'mean': lambda xs: sum(xs) / len(xs)}[score]
+    ranked = sorted(groups.items(), key=lambda t: (-agg([h.score for h in t[1]]), t[1][0].rank))
+    return [Section(nodes[nid], i, agg([h.score for h in hs]), hs[:per])
+            for i, (nid, hs) in enumerate(ranked[:limit], 1)]
+
 @patch
 @delegates(FlatStore.search, but=['limit', 'depth', 'with_ctx', 'kw_ctx'])
 def sections(self: TreeStore, q: str,  # the user's text
@@ -332,15 +347,7 @@ def sections(self: TreeStore, q: str,  # the user's text
     with self.reading(kwargs.pop('mem', None)) as m:      # one version for the whole call
         hits = self.doc_search(q, spans=False, limit=depth, depth=depth, with_heading=with_heading,
                                heading_kw=heading_kw, mem=m, **kwargs)
-    groups = {}
-    for h in hits:
-        nid = _up(m.nodes, h.chunk.node, kind)
-        if nid is not None: groups.setdefault(nid, []).append(h)
-    agg = {'max': max, 'sum': sum, 'mean': lambda xs: sum(xs) / len(xs)}[score]
-    ranked = sorted(groups.items(), key=lambda t: (-agg([h.score for h in t[1]]), t[1][0].rank))
-    return [Section(m.nodes[nid], i, agg([h.score for h in hs]), hs[:per])
-            for i, (nid, hs) in enumerate(ranked[:limit], 1)]
-
+    return _rolled_up(hits, m.nodes, kind, score, per, limit)
 
 # %% ../nbs/07_treestore.ipynb #3820175b
 @patch
