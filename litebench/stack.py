@@ -71,20 +71,34 @@ def _encoder(self: Stack, encoder, progress: bool):
     self.encoder = with_progress(enc, f'embedding ({enc.name})') if progress else enc
 
 @patch
-def _stores(self: Stack, store_dir):
+def _flat_store(self: Stack, path: Path, chunks: list, what: str):
+    "A flat store at `path` holding `chunks` (embedded unless cached), after saying `what` is being built."
     from litebench.store import FlatStore
+    self._say(what)
+    s = FlatStore(path, self.encoder); s.sync(chunks)
+    return s
+
+@patch
+def _tree_store(self: Stack, path: Path):
+    "A tree store at `path` holding the stack's documents."
     from litebench.treestore import TreeStore
+    self._say(f'tree store: {len(self.docs)} documents')
+    t = TreeStore(path, self.encoder)
+    for d in self.docs: t.add_doc(d)
+    return t
+
+@patch
+def _stores(self: Stack, store_dir):
+    "The page, fine and tree stores of the stack's documents in `store_dir` (None: the data folder's)."
     folder = Path(store_dir) if store_dir else data_dir('stores'); folder.mkdir(parents=True, exist_ok=True)
     tag = text_hash(json.dumps([self.encoder.fingerprint, sorted(self.trees)]))[:10]
-    self._say(f'page store: {sum(map(len, self.pages.values()))} chunks (embedded unless cached) in {folder}')
-    self.page = FlatStore(folder / f'page-{tag}.sqlite', self.encoder)
-    self.page.sync([c for cs in self.pages.values() for c in cs])
-    self._say(f'fine store: {sum(map(len, self.fine.values()))} chunks')
-    self.flat = FlatStore(folder / f'fine-{tag}.sqlite', self.encoder)
-    self.flat.sync([c._replace(node=None, path=()) for cs in self.fine.values() for c in cs])
-    self._say(f'tree store: {len(self.docs)} documents')
-    self.tree = TreeStore(folder / f'tree-{tag}.sqlite', self.encoder)
-    for d in self.docs: self.tree.add_doc(d)
+    pages = [c for cs in self.pages.values() for c in cs]
+    self.page = self._flat_store(folder / f'page-{tag}.sqlite', pages,
+                                 f'page store: {len(pages)} chunks (embedded unless cached) in {folder}')
+    self.flat = self._flat_store(folder / f'fine-{tag}.sqlite',
+                                 [c._replace(node=None, path=()) for cs in self.fine.values() for c in cs],
+                                 f'fine store: {sum(map(len, self.fine.values()))} chunks')
+    self.tree = self._tree_store(folder / f'tree-{tag}.sqlite')
     self.folder, self.tag, self._fitted = folder, tag, None
     sizes = {k: len(s) for k, s in (('page', self.page), ('fine', self.flat), ('tree', self.tree))}
     self.fingerprint = text_hash(json.dumps([self.encoder.fingerprint, tag, sizes]))
