@@ -67,6 +67,51 @@ def confident(sys: dict,   # {name: built-in system} of a run
                          f"which this run does not have ({', '.join(sys)}): ask for it with configs")
     return sys | {m['system']: learned(sys[m['system']], m)}, m
 
+def _bench_questions(questions, split: str, suites, limit: int | None) -> tuple:
+    ("(the files and folders read, the questions of `split` and `suites`, at most `limit`): `Question`s as "
+     "given, else read from files or folders (default: the project's sets/); an error when none is left.")
+    src = questions if questions is not None else [project_root() / 'sets']
+    allq = (list(src) if src and not isinstance(src, (str, Path)) and all(hasattr(q, 'gold') for q in src)
+            else load_questions(src))
+    qs = select(allq, split, suites, limit)
+    if not qs: raise ValueError(f'no questions for split {split!r} and suites {suites or "all"}')
+    # the files and folders read: their recorded splits are checked (`splits.seal`)
+    return [Path(p) for p in ([src] if isinstance(src, (str, Path)) else src)
+            if isinstance(p, (str, Path)) and Path(p).exists()], qs
+
+def _bench_configs(configs, systems: dict | None) -> tuple:
+    ("(the configurations asked, the user's systems' names, the configurations run, the default they are paired "
+     "with): each user's system is paired with the shipped default, whatever was asked.")
+    asked = parse_spec(configs) if isinstance(configs, str) else list(configs or [])
+    users = list(systems or {})
+    return (asked, users, *(shipped(asked, users) if users else (asked, None)))
+
+def _bench_systems(stack: Stack, cfgs: list, asked: list, systems: dict | None, confidence, abstain: tuple | None,
+                   system_timeout: float | None) -> tuple:
+    ("({name: system} of the configurations (with the confidence model, and abstaining per threshold of `abstain`) "
+     "and the user's own `systems`, each held to `system_timeout`; the confidence model).")
+    sys, model = confident({c.name: config_system(stack, c) for c in cfgs}, confidence)
+    # a threshold sweep: one system per threshold
+    if abstain:
+        sys |= {f'{c.name} | {abstain[0]}>={t:g}': abstaining(sys[c.name], abstain[0], t) for c in asked
+                for t in abstain[1]}
+    check_names(list(systems or {}), sys, 'bench')   # a user's system never replaces a built-in one
+    return sys | {name: with_timeout(fn, system_timeout) for name, fn in (systems or {}).items()}, model
+
+def _bench_summary(cfgs: list, asked: list, users: list, default, n_boot: int, seed: int, min_n: int) -> dict:
+    ("How the run is summarised: per system and suite, the comparison families, nDCG@10 (McNemar on hit@5), and "
+     "each factor's Shapley value when `asked` is the whole factorial.")
+    return dict(by='system', group=('suite',), fams=families(cfgs, users, default), primary='ndcg10', binary='hit5',
+                show=SHOW, n_boot=n_boot, seed=seed, min_n=min_n,
+                factors={c.name: sorted(c.factors) for c in asked} if len(asked) == 2 ** len(FACTORS) else None)
+
+def _bench_params(split: str, suites, cfgs: list, seed: int, abstain: tuple | None, model, answers, default) -> dict:
+    "What the run records of how it was asked."
+    return dict(preset='bench', split=split, suites=sorted(suites) if suites else None,
+                configs=[[c.name, sorted(c.factors)] for c in cfgs], seed=seed,
+                abstain=[abstain[0], list(abstain[1])] if abstain else None, confidence=model,
+                answers=answers.describe() if answers is not None else None, default=default)
+
 def run_bench(questions=None,  # question files or folders (default: the project's sets/), or a list of `Question`s
               split: str = 'dev',           # 'dev', 'test', 'all' or 'unsplit'
               unseal_test: bool = False,    # needed to ask test questions (recorded in the ledger)
@@ -90,32 +135,11 @@ def run_bench(questions=None,  # question files or folders (default: the project
               system_timeout: float | None = SYSTEM_TIMEOUT  # seconds each of `systems` may take per question
              ):
     "Run the question bench; returns the run folder."
-    src = questions if questions is not None else [project_root() / 'sets']
-    allq = (list(src) if src and not isinstance(src, (str, Path)) and all(hasattr(q, 'gold') for q in src)
-            else load_questions(src))
-    qs = select(allq, split, suites, limit)
-    if not qs: raise ValueError(f'no questions for split {split!r} and suites {suites or "all"}')
-    asked = parse_spec(configs) if isinstance(configs, str) else list(configs or [])
-    users = list(systems or {})
-    # each user's system is paired with the shipped default, whatever was asked
-    cfgs, default = shipped(asked, users) if users else (asked, None)
+    read, qs = _bench_questions(questions, split, suites, limit)
+    asked, users, cfgs, default = _bench_configs(configs, systems)
     stack = stack or Stack(encoder, pdfs, store_dir, limit=DEFAULTS.k, depth=DEFAULTS.depth, progress=progress)
-    sys, model = confident({c.name: config_system(stack, c) for c in cfgs}, confidence)
-    # a threshold sweep: one system per threshold
-    if abstain:
-        sys |= {f'{c.name} | {abstain[0]}>={t:g}': abstaining(sys[c.name], abstain[0], t) for c in asked
-                for t in abstain[1]}
-    check_names(users, sys, 'bench')   # a user's system never replaces a built-in one
-    sys |= {name: with_timeout(fn, system_timeout) for name, fn in (systems or {}).items()}
-    # the files and folders read: their recorded splits are checked (`splits.seal`)
-    read = [Path(p) for p in ([src] if isinstance(src, (str, Path)) else src) if isinstance(p, (str, Path)) and Path(p).exists()]
-    summary = dict(by='system', group=('suite',), fams=families(cfgs, users, default), primary='ndcg10', binary='hit5',
-                   show=SHOW, n_boot=n_boot, seed=seed, min_n=min_n,
-                   factors={c.name: sorted(c.factors) for c in asked} if len(asked) == 2 ** len(FACTORS) else None)
-    params = dict(preset='bench', split=split, suites=sorted(suites) if suites else None,
-                  configs=[[c.name, sorted(c.factors)] for c in cfgs], seed=seed,
-                  abstain=[abstain[0], list(abstain[1])] if abstain else None, confidence=model,
-                  answers=answers.describe() if answers is not None else None, default=default)
-    return run_questions(qs, sys, name='bench', params=params, stack=stack, out=out, unseal_test=unseal_test,
-                         folders=read, summary=summary, progress=progress,
+    sys, model = _bench_systems(stack, cfgs, asked, systems, confidence, abstain, system_timeout)
+    return run_questions(qs, sys, name='bench', stack=stack, out=out, unseal_test=unseal_test, folders=read,
+                         params=_bench_params(split, suites, cfgs, seed, abstain, model, answers, default),
+                         summary=_bench_summary(cfgs, asked, users, default, n_boot, seed, min_n), progress=progress,
                          stage=answers, executor=executor)

@@ -158,11 +158,12 @@ def _split(given: str | None, qs) -> str:
           "so all of them run as split 'unsplit' (choose with --split)")
     return 'unsplit'
 
-def cmd_bench(args) -> int:
-    "The question bench's subcommands."
-    from litebench import questions as Q, qcheck, splits, seeds, bench as B, report as R
+def _bench_tools(args) -> int | None:
+    "bench validate, sample, split, report, confidence, compare, judge, agree and draft; None for bench run."
+    from litebench import qcheck, splits, seeds, report as R
     if args.what == 'validate': return qcheck.cmd_validate(_sources(args), args.pdfs)
-    if args.what == 'sample': return seeds.cmd_sample(_sources(args)[0], n=args.n, seed=args.seed, corpus_folder=args.pdfs)
+    if args.what == 'sample':
+        return seeds.cmd_sample(_sources(args)[0], n=args.n, seed=args.seed, corpus_folder=args.pdfs)
     if args.what == 'split': return splits.cmd_split(_sources(args)[0], seed=args.seed, adopt=args.adopt)
     if args.what == 'report': print(_report(args.run)); return 0
     if args.what == 'confidence':
@@ -172,15 +173,23 @@ def cmd_bench(args) -> int:
         print(for_terminal(R.compare_runs(args.base, args.change, allow_partial=args.allow_partial),
                            _names(args.base, args.change))); return 0
     if args.what in ('judge', 'agree', 'draft'): return _graded(args)
-    abstain = _abstain(args.abstain)                  # a mistake here is refused before any store is built
+    return None
+
+def _run_options(args) -> tuple:
+    "(abstain, confidence model, answer stage) of bench run: each mistake in them refused before any store is built."
+    abstain = _abstain(args.abstain)
     from litebench.configs import parse_spec; cfgs = parse_spec(args.configs)   # and a misspelt configuration
     model = _confidence(args.confidence, abstain)
     if model and model['system'] not in (names := [c.name for c in cfgs]):   # a model for a configuration not asked
         from litebench.bench import confident; confident(dict.fromkeys(names), model)
-    stage = _stage(args)
-    from litebench.systems import Stack
+    return abstain, model, _stage(args)
+
+def _run_questions(args) -> tuple:
+    ("(the question files, your systems, the split) of bench run, said on stdout; a malformed file, an unknown "
+     "suite or no question left is refused before any store is built.")
+    from litebench import questions as Q, bench as B
     src = _sources(args)
-    qs = Q.load_questions(src, args.suites)          # a malformed file or unknown suite: refused before any store
+    qs = Q.load_questions(src, args.suites)
     sys_ = _systems(args.system, qs, args.system_timeout)
     split = _split(args.split, qs)
     print(f'bench: split {split}, configurations {args.configs}, encoder {args.encoder}' + (
@@ -189,15 +198,23 @@ def cmd_bench(args) -> int:
         have = ', '.join(f'{k} {v}' for k, v in sorted(Counter(q.split or 'unsplit' for q in qs).items()))
         raise ValueError(f'no questions for split {split!r} and suites {args.suites or "all"} (the questions: {have}): '
                          'choose one with --split dev|test|all|unsplit')
+    return src, sys_, split
+
+def cmd_bench(args) -> int:
+    "The question bench's subcommands."
+    if (code := _bench_tools(args)) is not None: return code
+    abstain, model, stage = _run_options(args)
     from contextlib import nullcontext
+    from litebench.bench import run_bench
     from litebench.executors import scheduler
+    from litebench.systems import Stack
+    src, sys_, split = _run_questions(args)
     ex = scheduler(args.scheduler)                   # a mistake here is refused before any store is built
     stack = Stack(args.encoder, args.pdfs, skip_bad=args.skip_bad, progress=not args.quiet)
     with ex or nullcontext():
-        run = B.run_bench(src, split=split, unseal_test=args.unseal_test, configs=args.configs, systems=sys_,
-                          suites=args.suites, limit=args.limit,
-                          out=args.out, seed=args.seed, stack=stack, progress=not args.quiet, abstain=abstain,
-                          confidence=model, answers=stage, executor=ex)
+        run = run_bench(src, split=split, unseal_test=args.unseal_test, configs=args.configs, systems=sys_,
+                        suites=args.suites, limit=args.limit, out=args.out, seed=args.seed, stack=stack,
+                        progress=not args.quiet, abstain=abstain, confidence=model, answers=stage, executor=ex)
     return _done(run) if stage is None else _answered(run, stage)
 
 # %% ../nbs/17_cli.ipynb #e123b931

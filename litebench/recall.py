@@ -125,6 +125,64 @@ def _cases(regress: bool, regress_file, own: dict) -> list:
     return read_regress(regress_file) if regress_file else [c for c in read_regress() if c[0] not in own]
 
 # %% ../nbs/18_recall.ipynb #d9bc55e9
+def _plan(corpus: str | None, code, pdfs, regress: bool, regress_file, progress: bool, cfg: str, base) -> tuple:
+    "(your own sources, the corpora asked, the regress cases), said on stderr with `progress`."
+    own, corpora = _sources(corpus, code, pdfs)
+    cases = _cases(regress, regress_file, own)
+    if progress: _announce(corpora, own, cfg, base, len(cases) if regress else None)
+    return own, corpora, cases
+
+def _empty_report(corpora, cfg: str, base: str | None, own: dict) -> dict:
+    "The report before any corpus is asked."
+    return dict(corpus=list(corpora), config=cfg, base=base, queries=0, runs=[], diff=[], regress=[], bench={},
+                sources=own)
+
+def _sources(corpus: str | None, code, pdfs) -> tuple:
+    "({corpus: your own source, resolved}, the corpora asked); an error when `corpus` leaves out a source given."
+    own = {c: str(Path(s).resolve()) for c, s in (('code', code), ('pdfs', pdfs)) if s}
+    corpora = _corpora(corpus, own)
+    if gone := [c for c in own if c not in corpora]:
+        raise ValueError(f'--{gone[0]} given, but --corpus {corpus} leaves that corpus out')
+    return own, corpora
+
+def _announce(corpora, own: dict, cfg: str, base: str | None, cases: int | None):
+    "The line on stderr that says what the harness will ask: the corpora, the configuration, the baseline, the cases."
+    print(f"recall: {', '.join(own.get(c) or f'the pinned {c} corpus' for c in corpora)}; configuration {cfg}"
+          + (f', baseline {base}' if base else '') + (f', {cases} regress cases' if cases is not None else ''),
+          file=sys.stderr)
+
+# %% ../nbs/18_recall.ipynb #d9bc55e1a
+def _add_side(rep: dict, r: dict, cases: list, cfg: str) -> dict:
+    "Add a side's run, and how it met the regress `cases`, to `rep`; the side."
+    rep['runs'].append(_public(r))
+    if cases: rep['regress'] += [x | dict(side=r['side']) for x in _regress_side(r, cases, cfg)]
+    return r
+
+def _latency(stack, qs: list, cfg: str, base_config: str | None, reps: int) -> dict:
+    "Per side, the latency of the configuration (and of `base_config`) over the queries, `reps` times each."
+    from litebench.systems import config_system
+    sides = {'new': config_system(stack, recall_config(cfg))} | (
+        {'base': config_system(stack, recall_config(base_config))} if base_config else {})
+    return bench(sides, [q.query for q in qs], reps)
+
+def _ask_corpus(rep: dict, c: str, which: dict, cfg: str, base_config: str | None, cases: list,
+                bench_reps: int, how: dict) -> list:
+    ("Ask corpus `c`'s queries (`_side_queries` with `which`) of the configuration, and of `base_config` when given "
+     "(`run_side` with `how`: encoder, k, out, progress, executor), adding to `rep` their runs, regress cases, "
+     "latency and diff; the queries asked.")
+    stack = recall_stack(c, how['encoder'], how['k'], progress=how['progress'], source=which['own'].get(c))
+    qs = _side_queries(c, stack, **which)
+    rep['queries'] += len(qs)
+    if how['progress']: print(f'recall: {c}: {len(qs)} queries', file=sys.stderr)
+    side = lambda config, name: run_side(c, qs, config, stack=stack, **how) | dict(side=name)
+    new = _add_side(rep, side(cfg, 'new'), cases, cfg)
+    # same tree, same index: only the configuration differs
+    old = _add_side(rep, side(base_config, 'base'), cases, base_config) if base_config else None
+    if bench_reps: rep['bench'][c] = _latency(stack, qs, cfg, base_config if old else None, bench_reps)
+    if old: rep['diff'].append(diff_sides(old, new))
+    return qs
+
+# %% ../nbs/18_recall.ipynb #d9bc55e2a
 def recall(corpus: str | None = None, queries=None, types=None, cfg: str = DEFAULT_CONFIG,
            limit: int | None = None, k: int = 50,
            encoder: str = 'lsa', base: str | None = None, base_config: str | None = None, bench_reps: int = 0,
@@ -136,44 +194,24 @@ def recall(corpus: str | None = None, queries=None, types=None, cfg: str = DEFAU
           ) -> tuple:
     ("Run the harness (run folders in `out`, a temporary folder when None); (report dict, exit code): "
      "1 when `fail_on_loss` and a source or a regress case was lost.")
-    own = {c: str(Path(s).resolve()) for c, s in (('code', code), ('pdfs', pdfs)) if s}
-    corpora = _corpora(corpus, own)
-    if gone := [c for c in own if c not in corpora]:
-        raise ValueError(f'--{gone[0]} given, but --corpus {corpus} leaves that corpus out')
-    cases = _cases(regress, regress_file, own)
-    if progress:
-        print(f"recall: {', '.join(own.get(c) or f'the pinned {c} corpus' for c in corpora)}; configuration {cfg}"
-              + (f', baseline {base or base_config}' if base or base_config else '')
-              + (f', {len(cases)} regress cases' if regress else ''), file=sys.stderr)
-    rep = dict(corpus=list(corpora), config=cfg, base=base or base_config, queries=0, runs=[], diff=[], regress=[],
-               bench={}, sources=own)
-    asked = []
-    for c in corpora:
-        stack = recall_stack(c, encoder, k, progress=progress, source=own.get(c))
-        qs = _side_queries(c, stack, queries, types, limit, n, seed, sentences, own)
-        asked += qs
-        rep['queries'] += len(qs)
-        if progress: print(f'recall: {c}: {len(qs)} queries', file=sys.stderr)
-        new = run_side(c, qs, cfg, encoder, k, stack=stack, out=out, progress=progress,
-                       executor=executor) | dict(side='new')
-        rep['runs'].append(_public(new))
-        if cases: rep['regress'] += [r | dict(side='new') for r in _regress_side(new, cases, cfg)]
-        old = None
-        if base_config:
-            # same tree, same index: only the configuration differs
-            old = run_side(c, qs, base_config, encoder, k, stack=stack, out=out, progress=progress,
-                           executor=executor) | dict(side='base')
-            rep['runs'].append(_public(old))
-            if cases: rep['regress'] += [r | dict(side='base') for r in _regress_side(old, cases, base_config)]
-        if bench_reps:
-            from litebench.systems import config_system
-            sides = {'new': config_system(stack, recall_config(cfg))} | (
-                {'base': config_system(stack, recall_config(base_config))} if old else {})
-            rep['bench'][c] = bench(sides, [q.query for q in qs], bench_reps)
-        if old: rep['diff'].append(diff_sides(old, new))
+    own, corpora, cases = _plan(corpus, code, pdfs, regress, regress_file, progress, cfg, base or base_config)
+    rep = _empty_report(corpora, cfg, base or base_config, own)
+    how = dict(encoder=encoder, k=k, out=out, progress=progress, executor=executor)
+    which = dict(queries=queries, types=types, limit=limit, n=n, seed=seed, sentences=sentences, own=own)
+    asked = [q for c in corpora for q in _ask_corpus(rep, c, which, cfg, base_config, cases, bench_reps, how)]
     if base: _with_base(rep, base, asked, corpora, own, cfg, k, encoder, bench_reps, regress, regress_file)
     rep['losses'] = losses(rep)
     return rep, int(fail_on_loss and bool(rep['losses']))
+
+# %% ../nbs/18_recall.ipynb #d9bc55e3a
+def _base_args(corpora, queries: Path, cfg: str, k: int, encoder: str, own: dict, bench_reps: int, regress: bool,
+               regress_file) -> list:
+    "The command line that asks litebench at the baseline what this run asks."
+    args = ['--corpus', corpora[0] if len(corpora) == 1 else 'all', '--queries', str(queries), '--config', cfg, '--k',
+            str(k), '--encoder', encoder]
+    args += [a for c, s in own.items() for a in (f'--{c}', s)] + (['--bench', str(bench_reps)] if bench_reps else [])
+    return args + (['--regress', str(Path(regress_file).resolve())] if regress and regress_file
+                   else []) + ([] if regress and (regress_file or not own) else ['--no-regress'])
 
 def _with_base(rep: dict, base: str, asked, corpora, own: dict, cfg: str, k: int, encoder: str, bench_reps: int,
                regress: bool, regress_file):
@@ -181,12 +219,7 @@ def _with_base(rep: dict, base: str, asked, corpora, own: dict, cfg: str, k: int
      "its runs, the diffs, its regress cases and latency.")
     from litebench.namequeries import write_query_set
     tf = write_query_set(Path(tempfile.mkdtemp(prefix='recall-q-')) / 'queries.tsv', asked)
-    args = ['--corpus', corpora[0] if len(corpora) == 1 else 'all', '--queries', str(tf), '--config', cfg, '--k',
-            str(k), '--encoder', encoder]
-    args += [a for c, s in own.items() for a in (f'--{c}', s)] + (['--bench', str(bench_reps)] if bench_reps else [])
-    args += (['--regress', str(Path(regress_file).resolve())] if regress and regress_file
-             else []) + ([] if regress and (regress_file or not own) else ['--no-regress'])
-    got = run_base(base, args)
+    got = run_base(base, _base_args(corpora, tf, cfg, k, encoder, own, bench_reps, regress, regress_file))
     for r in got['runs']:
         # the tables again by this tree's definitions, from the baseline's per-query results: both sides counted alike
         h = r['headline']

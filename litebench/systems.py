@@ -53,6 +53,23 @@ def _secs(stack: Stack, secs, kw_mode: str | None = None) -> list:
 DOC_SYSTEMS = ('flat-page', 'flat-fine', 'tree', 'sections', 'tree-no-heading', 'tree-no-spans', 'sections-sum',
                'sections-mean', 'default')
 
+def _doc_runs(stack: Stack, kw: str) -> dict:
+    "{name: the search of the doc eval's system, as a function of a question's text and vector} with keyword mode `kw`."
+    # the doc eval's systems fuse by equal-weight RRF
+    o = dict(kw=kw, limit=stack.limit, depth=stack.depth, fuse='rrf', held_first=None)
+    t = stack.tree
+    # what `doc_search` does by default
+    return {'default': lambda q, v: _hits(stack, t.doc_search(q, qvec=v, kw=kw, limit=stack.limit, depth=stack.depth)),
+            'flat-page': lambda q, v: _hits(stack, stack.page.search(q, qvec=v, **o)),
+            'flat-fine': lambda q, v: _hits(stack, stack.flat.search(q, qvec=v, **o)),
+            'tree': lambda q, v: _hits(stack, t.doc_search(q, qvec=v, **o)),
+            'tree-no-heading': lambda q, v: _hits(stack,
+                                                  t.doc_search(q, qvec=v, with_heading=False, heading_kw=False, **o)),
+            'tree-no-spans': lambda q, v: _hits(stack, t.doc_search(q, qvec=v, spans=False, **o)),
+            'sections': lambda q, v: _secs(stack, t.sections(q, qvec=v, score='max', **o)),
+            'sections-sum': lambda q, v: _secs(stack, t.sections(q, qvec=v, score='sum', **o)),
+            'sections-mean': lambda q, v: _secs(stack, t.sections(q, qvec=v, score='mean', **o))}
+
 def doc_system(stack: Stack,    # the built `Stack`
                name: str,       # one of `DOC_SYSTEMS`
                kw: str = 'any'  # keyword mode: 'any' or 'all'
@@ -60,20 +77,7 @@ def doc_system(stack: Stack,    # the built `Stack`
     "The doc eval's system `name` with keyword mode `kw` ('any' or 'all')."
     if name not in DOC_SYSTEMS:
         raise ValueError(f'unknown system {name!r}: built-in systems are {", ".join(DOC_SYSTEMS)}')
-    # the doc eval's systems fuse by equal-weight RRF
-    o = dict(kw=kw, limit=stack.limit, depth=stack.depth, fuse='rrf', held_first=None)
-    t = stack.tree
-    # what `doc_search` does by default
-    run = {'default': lambda q, v: _hits(stack, t.doc_search(q, qvec=v, kw=kw, limit=stack.limit, depth=stack.depth)),
-           'flat-page': lambda q, v: _hits(stack, stack.page.search(q, qvec=v, **o)),
-           'flat-fine': lambda q, v: _hits(stack, stack.flat.search(q, qvec=v, **o)),
-           'tree': lambda q, v: _hits(stack, t.doc_search(q, qvec=v, **o)),
-           'tree-no-heading': lambda q, v: _hits(stack,
-                                                 t.doc_search(q, qvec=v, with_heading=False, heading_kw=False, **o)),
-           'tree-no-spans': lambda q, v: _hits(stack, t.doc_search(q, qvec=v, spans=False, **o)),
-           'sections': lambda q, v: _secs(stack, t.sections(q, qvec=v, score='max', **o)),
-           'sections-sum': lambda q, v: _secs(stack, t.sections(q, qvec=v, score='sum', **o)),
-           'sections-mean': lambda q, v: _secs(stack, t.sections(q, qvec=v, score='mean', **o))}[name]
+    run = _doc_runs(stack, kw)[name]
     return Builtin(stack, run, 'pages' if name == 'flat-page' else 'nodes' if name.startswith('sections') else 'chunks',
                    kw=kw, base=name)
 
@@ -88,37 +92,50 @@ def _expanding(stack: Stack, f, store, run):
         return run(expanded(q, add), v)   # the vector leg keeps the question's own vector `v`
     return go
 
+def _options(stack: Stack, f: set) -> dict:
+    "The store search's options that the factors `f` set: mode, keyword mode, weights, fusion, rerank, pooling."
+    kw = 'all' if 'kw_all' in f else 'relax' if 'kw_relax' in f else 'any'
+    return dict(mode='hybrid' if {'keyword', 'vector'} <= f else 'keyword' if 'keyword' in f else 'vector', kw=kw,
+                weights=(kw_weight(f), 1.0),
+                fuse='minmax' if 'fuse_minmax' in f else 'rrf', adapt='fuse_adapt' in f,
+                held_first=HELD_SHARE if 'fuse_held' in f else None, rerank=stack.depth if 'rerank' in f else 0,
+                pool='window_pool' in f and 'vector' in f, limit=stack.limit, depth=stack.depth)
+
+def _search(stack: Stack, f: set, o: dict, tree, mode) -> tuple:
+    ("(the search the factors `f` name, as a function of a question's text and vector; what it returns: 'pages', "
+     "'nodes', 'chunks' or 'fitted').")
+    head = 'heading' in f
+    if not f & {'keyword', 'vector'}: return (lambda q, v: []), 'pages'
+    if 'tree' not in f:
+        return (lambda q, v: _hits(stack, stack.page.search(q, qvec=v, with_ctx=False, **o), mode(q))), 'pages'
+    if 'sections' in f:
+        return (lambda q, v: _secs(stack, tree().sections(q, qvec=v, with_heading=head, heading_kw=head, **o),
+                                   mode(q))), 'nodes'
+    return ((lambda q, v: _hits(stack, tree().doc_search(q, qvec=v, spans='spans' in f, with_heading=head,
+                                                         heading_kw=head, **o), mode(q))),
+            'fitted' if 'token_chunks' in f else 'chunks')
+
+def _call_key(f: set, o: dict, kind: str, ctx: bool) -> tuple:
+    ("What decides a configuration's call, for the stack's recall of calls made: what it returns, heading, spans, "
+     "the options (the keyword mode only with a keyword leg), the words added to its query.")
+    return (kind, ctx, 'spans' in f and kind in ('chunks', 'fitted'),
+            tuple((a, None if a == 'kw' and 'keyword' not in f else x) for a, x in o.items()),
+            tuple(sorted(f & set(EXPANSIONS))))
+
 def config_system(stack: Stack,        # the built `Stack`
                   cfg: Config          # the bench `Config`
                  ) -> Builtin:
     "The bench configuration `cfg` as a system."
-    f = cfg.factors
-    kw = 'all' if 'kw_all' in f else 'relax' if 'kw_relax' in f else 'any'
-    o = dict(mode='hybrid' if {'keyword', 'vector'} <= f else 'keyword' if 'keyword' in f else 'vector', kw=kw,
-             weights=(kw_weight(f), 1.0),
-             fuse='minmax' if 'fuse_minmax' in f else 'rrf', adapt='fuse_adapt' in f,
-             held_first=HELD_SHARE if 'fuse_held' in f else None, rerank=stack.depth if 'rerank' in f else 0,
-             pool='window_pool' in f and 'vector' in f, limit=stack.limit, depth=stack.depth)
-    head, fit = 'heading' in f, 'token_chunks' in f and 'tree' in f
+    f = cfg.factors; o = _options(stack, f); kw = o['kw']
+    fit = 'token_chunks' in f and 'tree' in f
     # the window-sized store only when asked for, and built then
     tree = (lambda: stack.fitted) if fit else (lambda: stack.tree)
     store = (lambda: tree()) if 'tree' in f else (lambda: stack.page)
-    ctx = head and 'tree' in f
+    ctx = 'heading' in f and 'tree' in f
     mode = lambda q: None if 'keyword' not in f else kw if kw != 'relax' else store().keyword_mode(q, kw, ctx)
-    if not f & {'keyword', 'vector'}: run, kind = (lambda q, v: []), 'pages'
-    elif 'tree' not in f:
-        run, kind = (lambda q, v: _hits(stack, stack.page.search(q, qvec=v, with_ctx=False, **o), mode(q))), 'pages'
-    elif 'sections' in f:
-        run, kind = (lambda q, v: _secs(stack, tree().sections(q, qvec=v, with_heading=head, heading_kw=head, **o),
-                                        mode(q))), 'nodes'
-    else:
-        run, kind = ((lambda q, v: _hits(stack, tree().doc_search(q, qvec=v, spans='spans' in f, with_heading=head,
-                                                                  heading_kw=head, **o), mode(q))),
-                     'fitted' if fit else 'chunks')
+    run, kind = _search(stack, f, o, tree, mode)
     run = _expanding(stack, f, store, run)
-    # what decides the call: the keyword mode only with a keyword leg; the words added to its query
-    key = (kind, ctx, 'spans' in f and kind in ('chunks', 'fitted'),
-           tuple((a, None if a == 'kw' and 'keyword' not in f else x) for a, x in o.items()), tuple(sorted(f & set(EXPANSIONS))))
+    key = _call_key(f, o, kind, ctx)
     b = Builtin(stack, (lambda q, v: stack.recall(q, key, lambda: run(q, v))) if f & {'keyword', 'vector'} else run,
                 kind, factors='+'.join(sorted(f)) or 'none')
     return with_names(b) if 'names' in f else b
@@ -126,31 +143,36 @@ def config_system(stack: Stack,        # the built `Stack`
 # %% ../nbs/12_systems.ipynb #5e0a0f02
 def _key(it: Item) -> tuple: return (it.file, tuple(it.path), it.pages)
 
+def _name_votes(a: list, b: list, k: float, limit: int) -> list:
+    ("The items `a` fused with the names lane's `b`: each item its own rank's RRF score, each name (of a reading, not "
+     "trigrams alone) adding twice its score at its rank; the best `limit`, the base's order where no name voted.")
+    from litebench.fusion import rrf
+    from litebench.names import MIN_READING
+    # each item its own rank's RRF score: no two merged
+    got, sc, at = list(a), [x for _, x in sorted(rrf([range(len(a))], k))], {}
+    # a name votes for the first item at its place
+    for i, it in enumerate(a): at.setdefault(_key(it), i)
+    for r, x in enumerate(b, 1):
+        if x.score < MIN_READING: continue                                    # shared trigrams alone do not vote
+        if (i := at.get(_key(x))) is None: i = at[_key(x)] = len(got); got.append(x); sc.append(0.0)
+        # a name typed well outweighs text, one merely started less so
+        sc[i] += 2 * x.score / (k + r)
+        # the lane's own score beside the legs'
+        got[i] = got[i]._replace(legs={**(got[i].legs or {}), 'name_score': x.score})
+    # stable: with no vote, the base's order
+    order = sorted(range(len(got)), key=lambda i: -sc[i])
+    return [got[i]._replace(score=sc[i]) for i in order[:limit]]
+
 def with_names(base: Builtin, k: float = 60) -> Builtin:
     ("`base` fused with the names lane over the same stack (alone when `base` returns nothing); "
      "each name votes with twice its own score.")
-    from litebench.fusion import rrf
-    from litebench.names import MIN_READING   # and adds `TreeStore.names`
+    import litebench.names   # adds `TreeStore.names`
     stack = base.stack
     def run(q, v):
         a, b = base.run(q, v), [x._replace(legs={'name_score': x.score})
                                 for x in _secs(stack, stack.tree.names(q, limit=stack.limit))]
         b = [x for x in b if x.score >= b[0].score / 2]   # the lane votes only for names nearly as good as its best
-        if not a: return b
-        # each item its own rank's RRF score: no two merged
-        got, sc, at = list(a), [x for _, x in sorted(rrf([range(len(a))], k))], {}
-        # a name votes for the first item at its place
-        for i, it in enumerate(a): at.setdefault(_key(it), i)
-        for r, x in enumerate(b, 1):
-            if x.score < MIN_READING: continue                                    # shared trigrams alone do not vote
-            if (i := at.get(_key(x))) is None: i = at[_key(x)] = len(got); got.append(x); sc.append(0.0)
-            # a name typed well outweighs text, one merely started less so
-            sc[i] += 2 * x.score / (k + r)
-            # the lane's own score beside the legs'
-            got[i] = got[i]._replace(legs={**(got[i].legs or {}), 'name_score': x.score})
-        # stable: with no vote, the base's order
-        order = sorted(range(len(got)), key=lambda i: -sc[i])
-        return [got[i]._replace(score=sc[i]) for i in order[:stack.limit]]
+        return _name_votes(a, b, k, stack.limit) if a else b
     return Builtin(stack, run, base.kind, **{**base.tags, 'names': True})
 
 # %% ../nbs/12_systems.ipynb #6a0b0002
