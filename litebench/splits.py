@@ -236,6 +236,19 @@ def _sealed_message(qs,    # the `Question`s asked
                f'{", ".join(hidden[:3])}{" …" * (len(hidden) > 3)})' if hidden else '')
             + ': pass unseal_test=True (--unseal-test) to open it on purpose; it is recorded in the ledger')
 
+def _met_tests(loaded  # `_loaded`'s {folder: (questions, recorded assignment)}
+              ) -> list:
+    "Every test question met in `loaded`, by label or by recorded assignment, asked now or not: each is recorded."
+    return [q for m, rec in loaded.values() for q in m if q.split == 'test' or rec.get(q.id, ('',))[0] == 'test']
+
+def _by_ledger(tests,     # {id: ledger} of the sealed test questions asked
+               here: str  # this project's ledger, for a ledger whose folder is gone
+              ) -> dict:
+    "{ledger: ids} of `tests`."
+    out = {}
+    for i, ledger in tests.items(): out.setdefault(ledger if Path(ledger).parent.is_dir() else here, []).append(i)
+    return out
+
 def seal(questions,                  # the `Question`s of a run
          unseal_test: bool = False,  # allow test questions
          folders=()                  # the files and folders the questions were read from: their recorded splits are checked
@@ -243,12 +256,8 @@ def seal(questions,                  # the `Question`s of a run
     "{ledger: ids} of the test questions (by label, assignment or record); `SealError` when there are any, unless unsealed."
     qs, here, asked = list(questions), str(ledger_path()), {q.id for q in questions}
     loaded = _loaded(folders)
-    # every test question met is recorded, by label or assignment, asked now or not
-    met = [q for m, rec in loaded.values() for q in m if q.split == 'test' or rec.get(q.id, ('',))[0] == 'test']
-    known = record_tests({seal_key(q): here for q in [q for q in qs if q.split == 'test'] + met})
+    known = record_tests({seal_key(q): here for q in [q for q in qs if q.split == 'test'] + _met_tests(loaded)})
     for f, (m, _) in loaded.items(): check_assignment([q for q in m if q.id in asked], f)
     tests = {q.id: known[k] for q in qs if (k := seal_key(q)) in known}
     if tests and not unseal_test: raise SealError(_sealed_message(qs, tests))
-    out = {}
-    for i, ledger in tests.items(): out.setdefault(ledger if Path(ledger).parent.is_dir() else here, []).append(i)
-    return out
+    return _by_ledger(tests, here)
