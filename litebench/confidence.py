@@ -40,12 +40,10 @@ def _best(legs: list, k: str) -> int | None:
     return max(i, key=lambda j: legs[j][k]) if i else None
 
 # %% ../nbs/12d_confidence.ipynb #06b61697
-def features(text: str,  # the question's text
-             items,      # what the system returned, best first: `Item`s or a row's item dicts
-             stack       # the `Stack` it ran on (its tree store's term counts and names lane)
-            ) -> dict:
-    "The learned confidence's features of one question, `FEATURES` by name."
-    legs = [_read(it, 'legs') or {} for it in items]
+def _score_features(items,  # what the system returned, best first
+                    legs    # each item's legs ({} where it has none)
+                   ) -> dict:
+    "The score features: each leg's and the fused top score and margins, whether the legs agree, how often both scored."
     f = {}
     for leg, k in (('kw', 'kw_score'), ('vec', 'vec_score')):
         f[f'{leg}_top'], f[f'{leg}_m2'], f[f'{leg}_m10'] = _margins([l[k] for l in legs if l.get(k) is not None])
@@ -53,16 +51,46 @@ def features(text: str,  # the question's text
     ik, iv = _best(legs, 'kw_score'), _best(legs, 'vec_score')
     f['agree'] = float(ik is not None and ik == iv)
     f['both'] = sum(l.get('kw_score') is not None and l.get('vec_score') is not None for l in legs) / max(len(legs), 1)
+    return f
+
+def _text_features(text: str,  # the question's text
+                   legs,       # each returned item's legs, best first
+                   stack       # the `Stack` (its tree store's term counts and names lane)
+                  ) -> dict:
+    "The question's own features: terms the keyword leg held, its rarest and unseen terms, its length, its best name."
     m, ts = stack.tree.mem, fts_terms(text)
     leg_terms = query_terms(text, common_terms(text, m.df, m.n))
-    f['held'] = min(((legs[0].get('kw_held') or 0) if legs else 0) / max(len(leg_terms), 1), 1.0)
+    f = {'held': min(((legs[0].get('kw_held') or 0) if legs else 0) / max(len(leg_terms), 1), 1.0)}
     dfs = [m.df.get(t, 0) for t in ts]
     f['rare_df'], f['unseen'] = math.log1p(min(dfs, default=0)), sum(d == 0 for d in dfs) / max(len(dfs), 1)
     f['terms'] = float(len(ts))
     f['names'] = float(ns[0].score) if (ns := stack.tree.names(text, 1)) else 0.0
+    return f
+
+def features(text: str,  # the question's text
+             items,      # what the system returned, best first: `Item`s or a row's item dicts
+             stack       # the `Stack` it ran on (its tree store's term counts and names lane)
+            ) -> dict:
+    "The learned confidence's features of one question, `FEATURES` by name."
+    legs = [_read(it, 'legs') or {} for it in items]
+    f = _score_features(items, legs) | _text_features(text, legs, stack)
     return {k: float(f[k]) for k in FEATURES}
 
 # %% ../nbs/12d_confidence.ipynb #d3bbb0bc
+def _raw_scores(x: dict) -> dict:
+    "A row's raw scores as recorded: `raw_fused` (its top score), then each leg's best (`raw_keyword`, …)."
+    return {f'raw_{s}': (x.get('top_score') if s == 'fused' else (x.get('top_legs') or {}).get(s)) for s in SCORES}
+
+def _table_row(x: dict,  # a row of per_query.jsonl
+               text: str, # its question's text
+               stack     # the `Stack` it ran on
+              ) -> dict:
+    "One question of `table`: its id, `FEATURES`, answerable, first result right, group and part, raw scores."
+    top = (x.get('items') or [{}])[0]
+    return dict(qid=x['qid'], **features(text, x.get('items') or [], stack), answerable=bool(x['answerable']),
+                first_right=bool((x.get('metrics') or {}).get('hit1')), group=top.get('file') or '(nothing)',
+                part=' › '.join([top.get('file') or '(nothing)', *(top.get('path') or [])[:1]]), **_raw_scores(x))
+
 def table(run,         # a run folder (its rows and questions)
           stack,       # the `Stack` it ran on
           system: str  # the system whose rows are read
@@ -73,11 +101,7 @@ def table(run,         # a run folder (its rows and questions)
     r, texts = read_run(run), {q.id: q.text for q in read_questions(run)}
     rows = [x for x in r['rows'] if x['system'] == system and 'error' not in x]
     if not rows: raise ValueError(f'{Path(run) / "per_query.jsonl"}: no rows of system {system!r} without an error')
-    raw = lambda x: {f'raw_{s}': (x.get('top_score') if s == 'fused' else (x.get('top_legs') or {}).get(s)) for s in SCORES}
-    top = lambda x: (x.get('items') or [{}])[0]
-    out = [dict(qid=x['qid'], **features(texts[x['qid']], x.get('items') or [], stack), answerable=bool(x['answerable']),
-                first_right=bool((x.get('metrics') or {}).get('hit1')), group=top(x).get('file') or '(nothing)',
-                part=' › '.join([top(x).get('file') or '(nothing)', *(top(x).get('path') or [])[:1]]), **raw(x)) for x in rows]
+    out = [_table_row(x, texts[x['qid']], stack) for x in rows]
     df = pd.DataFrame(out).set_index('qid').astype({f'raw_{s}': float for s in SCORES})
     if df['group'].nunique() < 2: df['group'] = df['part']   # a corpus of one document: its top-level parts
     return df.drop(columns='part')
@@ -226,17 +250,14 @@ def leg_weighted(stack,        # the `Stack`
     return Builtin(stack, run, config_system(stack, cfg).kind, leg_weights='+'.join(models[l]['fingerprint'] for l in legs))
 
 # %% ../nbs/12d_confidence.ipynb #5f553d8d
-def fit_run(run,                   # a bench run folder
-            system: str = 'default', # the system whose rows the model is fitted on
-            out=None,              # the model's JSON file (default: RUN/confidence.json)
-            pdfs=None,             # the corpus the run was asked over (default: the default corpus)
-            encoder=None,          # the encoder spec (default: the run's, from its record)
-            say=print              # where the summary goes
-           ) -> Path:
-    "Fit, assess and keep the learned confidence of `system`'s rows in `run` (see above); the model file's path."
+def _fit_stack(run: Path,  # the bench run folder
+               meta: dict, # its run record (`read_run(run)['run']`)
+               pdfs,       # the corpus it was asked over (None: the default corpus)
+               encoder     # the encoder spec (None: the run's)
+              ):
+    "The `Stack` `run` was asked on; a `ValueError` for a test run, or a corpus or encoder other than the run's."
     from litebench.stack import Stack
     from litebench.corpus import corpus_files
-    meta, run = read_run(run)['run'], Path(run)
     if meta['params'].get('split') == 'test':
         raise ValueError(f'{run}: a run of the sealed test split; a model fitted on it would be chosen on test: fit it on a dev run')
     if (miss := sorted(set(meta.get('corpus') or {}) - {Path(f).name for f in corpus_files(pdfs)})):
@@ -245,18 +266,41 @@ def fit_run(run,                   # a bench run folder
     stack = Stack(encoder or have.split(':')[0] or 'lsa', pdfs)
     if have and stack.encoder.fingerprint != have:
         raise ValueError(f'{run}: asked with encoder {have}, not {stack.encoder.fingerprint}: pass the encoder it had')
+    return stack
+
+def _fit_table(run: Path, stack, system: str) -> pd.DataFrame:
+    "`system`'s `table` in `run`; a `ValueError` unless it has both classes and first results in two groups or more."
     tab = table(run, stack, system); y = tab['answerable']
     if y.all() or not y.any() or tab['group'].nunique() < 2:
         raise ValueError(f'{run}: a learned confidence needs answerable and unanswerable questions whose first results lie in '
                          f'two documents (or two parts of one) or more; {system} has {int(y.sum())} answerable, {int((~y).sum())} unanswerable, '
                          f'first results in {tab["group"].nunique()} group(s)')
-    A, thr = assess(tab), threshold(cross_validated(tab), y)
-    model = fit(tab, stack, system) | dict(threshold=thr['t'], chosen_on='the run, cross-validated leaving one document out')
-    p = Path(out) if out else run / 'confidence.json'; p.write_text(json.dumps(model, indent=1) + '\n'); record(run, model, A)
+    return tab
+
+def _say_fit(say, system: str, A: dict, thr: dict, p: Path):
+    "Say what `fit_run` found (`A`: `assess`; `thr`: `threshold`) and how to use the model file `p`."
     c = lambda t, f='.3f': f'{t[0]:{f}} [{t[1]:{f}}, {t[2]:{f}}]'
     say(f"{system}: {A['n_answerable']} answerable, {A['n_unanswerable']} unanswerable questions; their first results in {A['groups']} groups (documents, or one's parts)")
     say(f"AUROC, cross-validated: learned {c(A['learned'])}; " + ', '.join(f'{s} {c(v)}' for s, v in A['raw'].items()))
     say(f"learned − {A['best_raw']} (the best raw score here), paired: {c(A['vs_best'], '+.3f')}")
     say(f"threshold {thr['t']:g}: right as run {thr['right']:.3f} against {thr['always']:.3f} always answering")
     say(f'model: {p}\nuse it: litebench bench run --confidence {p} --abstain learned:{thr["t"]:g}')
+
+def fit_run(run,                   # a bench run folder
+            system: str = 'default', # the system whose rows the model is fitted on
+            out=None,              # the model's JSON file (default: RUN/confidence.json)
+            pdfs=None,             # the corpus the run was asked over (default: the default corpus)
+            encoder=None,          # the encoder spec (default: the run's, from its record)
+            say=print              # where the summary goes
+           ) -> Path:
+    "Fit, assess and keep the learned confidence of `system`'s rows in `run` (see above); the model file's path."
+    meta, run = read_run(run)['run'], Path(run)
+    stack = _fit_stack(run, meta, pdfs, encoder)
+    tab = _fit_table(run, stack, system)
+    A, thr = assess(tab), threshold(cross_validated(tab), tab['answerable'])
+    model = fit(tab, stack, system) | dict(threshold=thr['t'],
+                                           chosen_on='the run, cross-validated leaving one document out')
+    p = Path(out) if out else run / 'confidence.json'; p.write_text(json.dumps(model, indent=1) + '\n')
+    record(run, model, A)
+    _say_fit(say, system, A, thr, p)
     return p

@@ -158,6 +158,33 @@ def _deb(e: Entry) -> tuple:
         raise FetchError(f'{e.name}: source {e.source!r} is not deb:PACKAGE=VERSION:/path/in/the/package')
     return pkg, inner
 
+def _apt_download(e: Entry,       # the entry the package is for (named in errors)
+                  pkg: str,       # 'PACKAGE=VERSION'
+                  tmp: str,       # the folder to download into
+                  timeout: float  # apt-get's limit, in seconds
+                 ) -> Path:
+    "The .deb of the pinned package `pkg`, downloaded by `apt-get download` into `tmp`."
+    r = subprocess.run(['apt-get', 'download', pkg], cwd=tmp, capture_output=True, text=True, timeout=timeout)
+    debs = sorted(Path(tmp).glob('*.deb'))
+    if r.returncode or not debs:
+        raise FetchError(f'{e.name}: apt-get download {pkg} failed: '
+                         f'{(r.stderr.strip().splitlines() or ["no .deb"])[-1]} (after apt-get update?)')
+    return debs[0]
+
+def _deb_file(e: Entry,        # the entry the file is for (named in errors)
+              pkg: str,        # 'PACKAGE=VERSION' (named in errors)
+              deb: Path,       # the package's .deb
+              inner: str,      # the file's path inside the package
+              tmp: str,        # the folder to unpack into (under x/)
+              timeout: float   # dpkg-deb's limit, in seconds
+             ) -> Path:
+    "The file `inner` of the package `deb`, unpacked by `dpkg-deb -x`."
+    r = subprocess.run(['dpkg-deb', '-x', str(deb), f'{tmp}/x'], capture_output=True, text=True,
+                       timeout=timeout)
+    if r.returncode or not (got := Path(tmp, 'x', inner.lstrip('/'))).is_file():
+        raise FetchError(f'{e.name}: the package {pkg} holds no file {inner}')
+    return got
+
 def fetch_deb(e: Entry,                   # an entry whose source is 'deb:PACKAGE=VERSION:/path/in/the/package'
               dest: Path,                 # the folder to put it in
               mirror: Path | None = None, # a folder of local copies, tried first
@@ -173,15 +200,7 @@ def fetch_deb(e: Entry,                   # an entry whose source is 'deb:PACKAG
                          'here (a Debian or Ubuntu machine has them); '
                          f'or put a copy in the mirror folder ({mirror or "LITEBENCH_MIRROR"})')
     with tempfile.TemporaryDirectory() as tmp:
-        r = subprocess.run(['apt-get', 'download', pkg], cwd=tmp, capture_output=True, text=True, timeout=timeout)
-        debs = sorted(Path(tmp).glob('*.deb'))
-        if r.returncode or not debs:
-            raise FetchError(f'{e.name}: apt-get download {pkg} failed: '
-                             f'{(r.stderr.strip().splitlines() or ["no .deb"])[-1]} (after apt-get update?)')
-        r = subprocess.run(['dpkg-deb', '-x', str(debs[0]), f'{tmp}/x'], capture_output=True, text=True,
-                           timeout=timeout)
-        if r.returncode or not (got := Path(tmp, 'x', inner.lstrip('/'))).is_file():
-            raise FetchError(f'{e.name}: the package {pkg} holds no file {inner}')
+        got = _deb_file(e, pkg, _apt_download(e, pkg, tmp, timeout), inner, tmp, timeout)
         part = target.with_suffix('.part')
         shutil.copyfile(_checked(got, e, f'the package {pkg}'), part)
         part.replace(target)

@@ -168,6 +168,25 @@ def ingest_shard(shared: tuple,  # (folder, encoder or None, chunk size)
     return dict(path=str(path), files=len(files), pages=pages, chunks=chunks, s=time.perf_counter() - t)
 
 # %% ../nbs/23_executors.ipynb #3d000022
+def _ingest_encoder(encoder  # an encoder ready to embed, or a spec for `models.get_encoder`; None: an error
+                   ):
+    "The encoder every shard embeds with; a `ValueError` for none, or for an LSA encoder not fitted yet."
+    from litebench.models import get_encoder
+    if encoder is None: raise ValueError('ingest: an encoder is needed (a store embeds every chunk it holds)')
+    enc = get_encoder(encoder) if isinstance(encoder, str) else encoder
+    if getattr(enc, 'name', None) == 'lsa' and getattr(enc, 'svd', 1) is None:
+        raise ValueError('ingest: an LSA encoder must be fitted before ingest (fit it on the corpus or a sample), '
+                         'so that every shard shares one space')
+    return enc
+
+def _check_shards(got: dict,  # {shard index: its record, or the exception it raised}
+                  shards      # [(index, files)] of every shard
+                 ):
+    "A `RuntimeError` naming every shard that failed, with its files and error; nothing when none did."
+    bad = [f'shard {i} ({", ".join(f.name for f in shards[i][1])}): {type(r).__name__}: {r}'
+           for i, r in sorted(got.items()) if isinstance(r, BaseException)]
+    if bad: raise RuntimeError(f'ingest: {len(bad)} of {len(shards)} shards failed: ' + '; '.join(bad))
+
 def ingest(files,               # the PDF files
            folder,              # where the shards are written (made if missing)
            executor=None,       # `serial()` (None) or `dask(...)`
@@ -177,23 +196,39 @@ def ingest(files,               # the PDF files
           ) -> list:
     ("Ingest `files` as tasks of `per` files, each into its own store shard; per shard: its path, files, "
      "pages, chunks and seconds.")
-    from litebench.models import get_encoder
     files = [Path(f) for f in files]
     if not files: raise ValueError('ingest: no files given')
-    if encoder is None: raise ValueError('ingest: an encoder is needed (a store embeds every chunk it holds)')
-    enc = get_encoder(encoder) if isinstance(encoder, str) else encoder
-    if getattr(enc, 'name', None) == 'lsa' and getattr(enc, 'svd', 1) is None:
-        raise ValueError('ingest: an LSA encoder must be fitted before ingest (fit it on the corpus or a sample), '
-                         'so that every shard shares one space')
+    enc = _ingest_encoder(encoder)
     Path(folder).mkdir(parents=True, exist_ok=True)
     shards = [(i, files[j:j + per]) for i, j in enumerate(range(0, len(files), per))]
     got = dict((executor or serial()).map(ingest_shard, (str(folder), enc, size), shards))
-    bad = [f'shard {i} ({", ".join(f.name for f in shards[i][1])}): {type(r).__name__}: {r}'
-           for i, r in sorted(got.items()) if isinstance(r, BaseException)]
-    if bad: raise RuntimeError(f'ingest: {len(bad)} of {len(shards)} shards failed: ' + '; '.join(bad))
+    _check_shards(got, shards)
     return [got[i] for i in range(len(shards))]
 
 # %% ../nbs/23_executors.ipynb #3d000024
+def _merged(shards,       # the shards' `TreeStore`s
+            q: str,       # the user's text
+            limit: int,   # hits returned
+            mode: str,    # 'hybrid', 'vector' or 'keyword'
+            kwargs: dict  # `TreeStore.doc_search`'s arguments
+           ) -> list:
+    "The best `limit` hits of all shards, by score (ties: the earlier shard, then its rank)."
+    # one leg: its raw score; hybrid: each shard's fused score
+    by = {'vector': lambda h: h.vec_score, 'keyword': lambda h: h.kw_score}.get(mode, lambda h: h.score)
+    hits = [(-by(h), i, h.rank, h) for i, s in enumerate(shards)
+            for h in s.doc_search(q, limit=limit, **kwargs)]
+    return [h for *_, h in sorted(hits, key=lambda x: x[:3])[:limit]]
+
+def _leg_ranked(top,       # one leg's merged hits, best first
+                mode: str, # 'vector' or 'keyword'
+                k: int     # the RRF constant
+               ) -> list:
+    "One leg's merged hits ranked again from 1: its fused score is its rank's, as in one store."
+    from litebench.fusion import rrf
+    fused = dict(rrf([range(len(top))], k))
+    return [h._replace(rank=r, score=fused[r - 1], **{'vec_rank' if mode == 'vector' else 'kw_rank': r})
+            for r, h in enumerate(top, 1)]
+
 class ShardedStore:
     "Store shards searched together: each shard's best hits, merged by score."
     def __init__(self, paths,          # the shards' SQLite files (e.g. the `path`s `ingest` returns)
@@ -211,20 +246,12 @@ class ShardedStore:
                    **kwargs           # `TreeStore.doc_search`'s arguments: mode, kw, spans, depth, k, qvec, …
                   ) -> list:
         "The best `limit` hits of all shards, by score (ties: the earlier shard), ranked again from 1."
-        from litebench.fusion import rrf
         mode = kwargs.get('mode', 'hybrid')
         # shards merge by rank and score: equal-weight RRF unless asked (a shard's min-max scale and term counts are its
         # own)
         kwargs = {'fuse': 'rrf', 'held_first': None} | kwargs
         if mode != 'keyword' and kwargs.get('qvec') is None and self.encoder is not None:
             kwargs['qvec'] = self.encoder.encode([q])[0]
-        # one leg: its raw score; hybrid: each shard's fused score
-        by = {'vector': lambda h: h.vec_score, 'keyword': lambda h: h.kw_score}.get(mode, lambda h: h.score)
-        hits = [(-by(h), i, h.rank, h) for i, s in enumerate(self.shards)
-                for h in s.doc_search(q, limit=limit, **kwargs)]
-        top = [h for *_, h in sorted(hits, key=lambda x: x[:3])[:limit]]
+        top = _merged(self.shards, q, limit, mode, kwargs)
         if mode not in ('vector', 'keyword'): return [h._replace(rank=r) for r, h in enumerate(top, 1)]
-        # one leg's fused score is its rank's, as in one store
-        fused = dict(rrf([range(len(top))], kwargs.get('k', 60)))
-        return [h._replace(rank=r, score=fused[r - 1], **{'vec_rank' if mode == 'vector' else 'kw_rank': r})
-                for r, h in enumerate(top, 1)]
+        return _leg_ranked(top, mode, kwargs.get('k', 60))

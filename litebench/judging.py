@@ -116,6 +116,27 @@ def _failed(row, error) -> dict:
     return ({f: None for f in GRADE_FIELDS} | {k: row.get(k) for k in ('qid', 'system', 'suite', 'answerable')}
             | dict(error=error))
 
+def _ungradable(row: dict,  # a row of per_query.jsonl
+                a,          # its answer (None: none)
+                q           # its `Question` (None: not in the run's questions.jsonl)
+               ) -> dict | None:
+    "The failed grade of a row without an answer, with a failed answer or an unknown question; None when gradable."
+    if a is None:
+        return _failed(row, f"retrieval failed: {row.get('error')}" if row.get('error') else 'no answer in this row')
+    if a.get('error'): return _failed(row, f"answer failed: {a['error']}")
+    if q is None: return _failed(row, f"question {row['qid']} is not in the run's questions.jsonl")
+    return None
+
+def _nugget_grade(row: dict,  # a row of per_query.jsonl
+                  q,          # its `Question`, with nuggets
+                  a: dict,    # its answer
+                  grader      # (question, nuggets, answer) → [bool per nugget]
+                 ) -> dict:
+    "The answer's nuggets, which were found, and its nugget recall; the row's failed grade when `grader` raises."
+    try: found = [bool(x) for x in grader(q.text, list(q.nuggets), a.get('text') or '')]
+    except Exception as ex: return _failed(row, f'grade failed: {type(ex).__name__}: {ex}')
+    return dict(nuggets=list(q.nuggets), nuggets_found=found, nugget_recall=sum(found) / len(found))
+
 def grade_row(row: dict,  # a row of per_query.jsonl
               q,          # its `Question` (None: not in the run's questions.jsonl)
               grader      # (question, nuggets, answer) → [bool per nugget]: `match_judge` or `llm_judge(llm)`
@@ -123,17 +144,13 @@ def grade_row(row: dict,  # a row of per_query.jsonl
     ("The grade of one row's answer (see `GRADE_FIELDS`); a failed answer, "
      "retrieval or grade leaves its numbers None and says why in `error`.")
     a = row.get('answer')
-    if a is None:
-        return _failed(row, f"retrieval failed: {row.get('error')}" if row.get('error') else 'no answer in this row')
-    if a.get('error'): return _failed(row, f"answer failed: {a['error']}")
-    if q is None: return _failed(row, f"question {row['qid']} is not in the run's questions.jsonl")
+    if (bad := _ungradable(row, a, q)) is not None: return bad
     g = _failed(row, None) | dict(abstained=bool(a.get('abstained')), confidence=a.get('confidence'),
                                    citation_precision=citation_precision(row.get('items') or [], a.get('citations')))
     if not q.answerable: return g | dict(correct=g['abstained'])
     if q.nuggets and not g['abstained']:
-        try: found = [bool(x) for x in grader(q.text, list(q.nuggets), a.get('text') or '')]
-        except Exception as ex: return _failed(row, f'grade failed: {type(ex).__name__}: {ex}')
-        g |= dict(nuggets=list(q.nuggets), nuggets_found=found, nugget_recall=sum(found) / len(found))
+        if (n := _nugget_grade(row, q, a, grader)).get('error'): return n
+        g |= n
     g['correct'] = False if g['abstained'] else (None if g['nugget_recall'] is None else g['nugget_recall'] >= 0.5)
     return g | dict(lost=lost_layer(row.get('items') or [], a.get('context'), g['correct']))
 
@@ -151,6 +168,29 @@ def judge_label(llm=None  # a judge model with `describe()` (a `replay.Replay`);
 def _write_jsonl(path: Path, recs):
     path.write_text(''.join(json.dumps(r, sort_keys=True, ensure_ascii=False) + '\n' for r in recs), encoding='utf-8')
 
+def _grades(run,   # the run folder
+            rows,  # its rows
+            llm    # a judge model; None: the deterministic matcher
+           ) -> list:
+    "The grade of each row that has an answer or an error, in order."
+    qs, grader = {q.id: q for q in read_questions(run)}, match_judge if llm is None else llm_judge(llm)
+    return [grade_row(x, qs.get(x['qid']), grader) for x in rows if 'answer' in x or x.get('error')]
+
+def _judge_record(run: Path,    # the run folder
+                  label: str,   # the judge's label
+                  llm,          # the judge model, or None (the matcher)
+                  partial,      # whether the run is partial
+                  grades: list  # the grades written
+                 ) -> dict:
+    "judge.json: the judge and its model, the run, how many rows were graded and how many failed where, and when."
+    err = [g['error'] or '' for g in grades]
+    return dict(judge=label, model=llm.describe() if llm is not None else 'match', run=run.name, partial=partial,
+                rows=len(grades),
+                failed=sum(bool(e) for e in err),
+                answer_failed=sum(e.startswith(('answer failed', 'retrieval failed')) for e in err),
+                grade_failed=sum(e.startswith('grade failed') for e in err),
+                judged=datetime.now(timezone.utc).isoformat())
+
 def judge_run(run,       # the run folder
               llm=None   # a judge model (a `replay.Replay`); None: the deterministic matcher
              ) -> Path:
@@ -162,17 +202,10 @@ def judge_run(run,       # the run folder
     r = read_run(run)
     if not any('answer' in x for x in r['rows']):
         raise ValueError(f'{run}: no row has an answer: run the bench with the answer tier first')
-    qs, grader = {q.id: q for q in read_questions(run)}, match_judge if llm is None else llm_judge(llm)
-    grades = [grade_row(x, qs.get(x['qid']), grader) for x in r['rows'] if 'answer' in x or x.get('error')]
+    grades = _grades(run, r['rows'], llm)
     out.mkdir(parents=True)
     _write_jsonl(out / 'grades.jsonl', grades)
-    err = [g['error'] or '' for g in grades]
-    meta = dict(judge=label, model=llm.describe() if llm is not None else 'match', run=run.name, partial=r['partial'],
-                rows=len(grades),
-                failed=sum(bool(e) for e in err),
-                answer_failed=sum(e.startswith(('answer failed', 'retrieval failed')) for e in err),
-                grade_failed=sum(e.startswith('grade failed') for e in err),
-                judged=datetime.now(timezone.utc).isoformat())
+    meta = _judge_record(run, label, llm, r['partial'], grades)
     (out / 'judge.json').write_text(json.dumps(meta, indent=1, sort_keys=True) + '\n', encoding='utf-8')
     return out
 

@@ -172,6 +172,30 @@ METRICS = ('hit1', 'hit5', 'hit10', 'mrr10', 'ndcg10', 'recall10', 'complete10',
 IR_MEASURES = {'ndcg10': 'nDCG@10', 'mrr10': 'RR@10', 'recall10': 'R@10', 'p5': 'P@5', 'hit1': 'Success@1',
                'hit5': 'Success@5', 'hit10': 'Success@10', 'map10': 'AP@10', 'rprec': 'Rprec'}
 
+def _rank_metrics(m,            # per rank, the gold ids it satisfies (`relevance.judge`)
+                  d,            # per rank, the gold ids whose document it is
+                  ids,          # the required golds' ids
+                  grades: dict, # {id: grade} of the graded ones
+                  k: int        # the deep cut
+                 ) -> dict:
+    "The ranked metrics of `question_metrics`, gold-level then document-level."
+    return {'hit1': hit_at(m, 1), 'hit5': hit_at(m, 5), f'hit{k}': hit_at(m, k), f'mrr{k}': mrr_at(m, k),
+            f'ndcg{k}': ndcg_at(m, ids, k, grades),
+            f'recall{k}': recall_at(m, ids, k), f'complete{k}': complete_at(m, ids, k), 'p5': precision_at(m, 5),
+            'doc_hit5': hit_at(d, 5), f'doc_recall{k}': recall_at(d, ids, k), f'map{k}': ap_at(m, ids, k),
+            'rprec': rprec_at(m, ids, k)}
+
+def _unit_metrics(items,   # the returned `Item`s, best first, cut at `k`
+                  golds,   # the question's `Gold`s
+                  k: int   # the deep cut
+                 ) -> dict:
+    "Unit hit@1, hit@5 and MRR@k of the best-ranked unit a required gold's heading names; {} when none names one."
+    units = [r for g in golds if g.required and g.heading for r in [unit_rank(items, g, k)] if r is not None]
+    if not any(g.required and g.heading for g in golds): return {}
+    u = min(units, default=None)
+    return {'unit_hit1': float(u == 1), 'unit_hit5': float(u is not None and u <= 5),
+            f'unit_mrr{k}': 1 / u if u else 0.0}
+
 def question_metrics(items,        # the returned `Item`s, best first
                      golds,        # the question's `Gold`s; ids are their indices
                      k: int = 10,  # the deep cut (>= 5); it names the keys, e.g. 'recall10'
@@ -185,17 +209,7 @@ def question_metrics(items,        # the returned `Item`s, best first
     if not ids: raise ValueError('question_metrics: the question has no required gold')
     m, d = judged or judge(items, golds)
     grades = {i: golds[i].grade for i in ids if golds[i].grade is not None}
-    out = {'hit1': hit_at(m, 1), 'hit5': hit_at(m, 5), f'hit{k}': hit_at(m, k), f'mrr{k}': mrr_at(m, k),
-           f'ndcg{k}': ndcg_at(m, ids, k, grades),
-           f'recall{k}': recall_at(m, ids, k), f'complete{k}': complete_at(m, ids, k), 'p5': precision_at(m, 5),
-           'doc_hit5': hit_at(d, 5), f'doc_recall{k}': recall_at(d, ids, k), f'map{k}': ap_at(m, ids, k),
-           'rprec': rprec_at(m, ids, k)}
-    units = [r for g in golds if g.required and g.heading for r in [unit_rank(items, g, k)] if r is not None]
-    if any(g.required and g.heading for g in golds):
-        u = min(units, default=None)
-        out |= {'unit_hit1': float(u == 1), 'unit_hit5': float(u is not None and u <= 5),
-                f'unit_mrr{k}': 1 / u if u else 0.0}
-    return out
+    return _rank_metrics(m, d, ids, grades, k) | _unit_metrics(items, golds, k)
 
 # %% ../nbs/08a_metrics.ipynb #a1b2c306
 def _answers(score, threshold: float) -> bool:

@@ -57,6 +57,21 @@ def gold_text(gold: Gold,  # the `Gold`
     return doc_text(pages[a - 1:b])
 
 # %% ../nbs/11a_qcheck.ipynb #1f3d7a5b
+def _heading_missing(gold: Gold,  # a gold with a heading no node lies under
+                     nodes        # its document's tree
+                    ) -> list:
+    "The 'locator-empty' problem of `gold`'s heading, saying on which pages the heading is, where it is anywhere."
+    near = sorted({n.pages for n in nodes if heading_matches(n.path, gold.heading)})
+    where = f'; it is on pages {", ".join(f"{a}-{b}" for a, b in near[:3])}' if near else ''
+    on = f' on pages {list(gold.pages)}' if gold.pages else ''
+    return [('locator-empty', f'{gold.file}: no node under {" › ".join(gold.heading)!r}{on}{where}')]
+
+def _text_missing(gold: Gold  # a gold whose text is not where its locator points
+                 ) -> list:
+    "The 'text-not-found' problem of `gold`, quoting its text (cut to 60 characters)."
+    t = gold.text if len(gold.text) <= 60 else gold.text[:57] + '...'
+    return [('text-not-found', f'{gold.file}: text {t!r} is not in the text the locator points at')]
+
 def gold_problems(gold: Gold,  # the gold to check
                   files: dict  # the corpus: {file name: path}
                  ) -> list:
@@ -66,14 +81,8 @@ def gold_problems(gold: Gold,  # the gold to check
     pages, nodes = doc_tree(path)
     if gold.pages and gold.pages[1] > len(pages):
         return [('locator-empty', f'{gold.file}: pages {list(gold.pages)} outside the document ({len(pages)} pages)')]
-    if gold.heading and not _nodes_at(gold, nodes):
-        near = sorted({n.pages for n in nodes if heading_matches(n.path, gold.heading)})
-        where = f'; it is on pages {", ".join(f"{a}-{b}" for a, b in near[:3])}' if near else ''
-        on = f' on pages {list(gold.pages)}' if gold.pages else ''
-        return [('locator-empty', f'{gold.file}: no node under {" › ".join(gold.heading)!r}{on}{where}')]
-    if gold.text and norm_text(gold.text) not in norm_text(gold_text(gold, files)):
-        t = gold.text if len(gold.text) <= 60 else gold.text[:57] + '...'
-        return [('text-not-found', f'{gold.file}: text {t!r} is not in the text the locator points at')]
+    if gold.heading and not _nodes_at(gold, nodes): return _heading_missing(gold, nodes)
+    if gold.text and norm_text(gold.text) not in norm_text(gold_text(gold, files)): return _text_missing(gold)
     return []
 
 # %% ../nbs/11a_qcheck.ipynb #9d8bc439
@@ -97,21 +106,37 @@ def copied_run(question: str,  # the question
 # %% ../nbs/11a_qcheck.ipynb #669d21db
 def _jaccard(a: set, b: set) -> float: return len(a & b) / max(len(a | b), 1)
 
+def _candidates(ws,         # word sets
+                i: int,     # the one to match, longer than every one indexed so far
+                need: float,# fewest shared words a match needs (less a hair)
+                freq,       # each word's count of sets
+                index       # {word: indices of the sets indexed under it}; `i` is added to it
+               ) -> set:
+    "Indexed sets that share one of `ws[i]`'s rarest words (its prefix: a match must share one) and are long enough."
+    x, cands = ws[i], set()
+    for w in sorted(x, key=lambda w: (freq[w], w))[:len(x) - math.ceil(need) + 1]:
+        cands.update(j for j in index[w] if len(ws[j]) >= need)
+        index[w].append(i)
+    return cands
+
+def _similar_pairs(ws,               # word sets
+                   threshold: float  # smallest Jaccard that counts
+                  ) -> set:
+    "(i, j), i < j, of the word sets whose Jaccard is at least `threshold`, found by a prefix filter, shortest first."
+    freq = Counter(w for s in ws for w in s)
+    index, pairs = defaultdict(list), set()
+    for i in sorted(range(len(ws)), key=lambda i: len(ws[i])):
+        cands = _candidates(ws, i, threshold * len(ws[i]) - 1e-9, freq, index)
+        pairs.update((min(i, j), max(i, j)) for j in cands if _jaccard(ws[i], ws[j]) >= threshold)
+    return pairs
+
 def near_duplicates(questions,             # `Question`s
                     threshold: float = 0.8 # smallest Jaccard of word sets that counts, in (0, 1]
                    ) -> list:
     "(id, other id, Jaccard) of each pair of questions whose word sets overlap at least `threshold`, in order."
     if not 0 < threshold <= 1: raise ValueError(f'near_duplicates: threshold must be in (0, 1], got {threshold}')
     ws = [set(words(q.text)) for q in questions]
-    freq = Counter(w for s in ws for w in s)
-    index, pairs = defaultdict(list), set()
-    for i in sorted(range(len(ws)), key=lambda i: len(ws[i])):
-        x, need = ws[i], threshold * len(ws[i]) - 1e-9
-        cands = set()
-        for w in sorted(x, key=lambda w: (freq[w], w))[:len(x) - math.ceil(need) + 1]:
-            cands.update(j for j in index[w] if len(ws[j]) >= need)
-            index[w].append(i)
-        pairs.update((min(i, j), max(i, j)) for j in cands if _jaccard(x, ws[j]) >= threshold)
+    pairs = _similar_pairs(ws, threshold)
     return [(questions[i].id, questions[j].id, round(_jaccard(ws[i], ws[j]), 3)) for i, j in sorted(pairs)]
 
 # %% ../nbs/11a_qcheck.ipynb #c5ed684e
@@ -137,6 +162,28 @@ class Report:
     __str__ = render
 
 # %% ../nbs/11a_qcheck.ipynb #4b9438f6
+def _check_golds(q,          # a `Question`
+                 files: dict,# the corpus: {file name: path}
+                 k: int,     # shortest copied run of words that warns
+                 r: Report   # the report the errors and warnings go to
+                ):
+    "Note on `r` each problem of `q`'s golds, and phrasing copied from a gold that has none."
+    for g in q.gold:
+        probs = gold_problems(g, files)
+        r.errors += [(q.id, c, m) for c, m in probs]
+        if not probs and (run := copied_run(q.text, gold_text(g, files), k)):
+            r.warnings.append((q.id, 'copied-phrasing', f'shares {len(run.split())} words with {g.file}: "{run}"'))
+
+def _suite_counts(questions  # `Question`s
+                 ) -> tuple:
+    "({suite: (have, target)}, a 'suite-new' warning for each new suite that looks like a misspelt one)."
+    suites = [*TARGETS, *sorted({q.suite for q in questions} - set(TARGETS))]
+    have = {s: sum(q.suite == s for q in questions) for s in suites}
+    counts = {s: (h, TARGETS.get(s)) for s, h in have.items()}
+    near = lambda s, h: did_you_mean(s, [x for x in have if x != s and (x in SUITES or have[x] > h)])
+    return counts, [('-', 'suite-new', f'suite {s!r} ({h} question(s)) is new' + n) for s, h in have.items()
+                    if h and s not in SUITES and (n := near(s, h))]   # a misspelt suite is not silently a new one
+
 def validate(questions,          # `Question`s, from `load_questions`
              corpus_folder=None, # folder of the corpus PDFs; None: the default corpus
              k: int = 8,         # shortest copied run of words that warns
@@ -145,20 +192,11 @@ def validate(questions,          # `Question`s, from `load_questions`
     "Check every gold against the corpus, warn on copied phrasing and near duplicates, count suites against `TARGETS`."
     files = {f.name: f for f in corpus_files(corpus_folder)}
     r = Report(len(questions))
-    for q in questions:
-        for g in q.gold:
-            probs = gold_problems(g, files)
-            r.errors += [(q.id, c, m) for c, m in probs]
-            if not probs and (run := copied_run(q.text, gold_text(g, files), k)):
-                r.warnings.append((q.id, 'copied-phrasing', f'shares {len(run.split())} words with {g.file}: "{run}"'))
+    for q in questions: _check_golds(q, files, k, r)
     dups = near_duplicates(questions, dup)
     r.warnings += [(b, 'near-duplicate', f'word sets overlap {j} with {a}') for a, b, j in dups]
-    suites = [*TARGETS, *sorted({q.suite for q in questions} - set(TARGETS))]
-    have = {s: sum(q.suite == s for q in questions) for s in suites}
-    r.counts = {s: (h, TARGETS.get(s)) for s, h in have.items()}
-    near = lambda s, h: did_you_mean(s, [x for x in have if x != s and (x in SUITES or have[x] > h)])
-    r.warnings += [('-', 'suite-new', f'suite {s!r} ({h} question(s)) is new' + n) for s, h in have.items()
-                   if h and s not in SUITES and (n := near(s, h))]   # a misspelt suite is not silently a new one
+    r.counts, new = _suite_counts(questions)
+    r.warnings += new
     return r
 
 # %% ../nbs/11a_qcheck.ipynb #c4eaf6ef

@@ -159,6 +159,31 @@ def docno_file(docno: str,          # a document's id in the qrels
     if mapping is not None: return mapping.get(docno)
     return docno if docno.lower().endswith('.pdf') else f'{docno}.pdf'
 
+def _relevant(topics,       # [(qid, text), …]
+              qrels: dict,  # {qid: {docno: relevance}}
+              source,       # the qrels file (named in messages)
+              mapping       # {docno: file}, or None
+             ) -> dict:
+    "{qid: {docno: relevance}} of the relevant (>= 1); a `QuestionError` for a judged non-topic or an unmapped docno."
+    text = dict(topics)
+    if miss := [q for q in qrels if q not in text]:
+        raise QuestionError(f'{source}: {len(miss)} judged question(s) not among the topics: {", ".join(miss[:5])}'
+                            + ' …' * (len(miss) > 5))
+    rel = {q: {d: r for d, r in js.items() if r >= 1} for q, js in qrels.items()}
+    if unmapped := sorted({d for js in rel.values() for d in js if docno_file(d, mapping) is None}):
+        raise QuestionError(f'{source}: {len(unmapped)} relevant docno(s) name no file in the mapping: '
+                            f'{", ".join(unmapped[:5])}' + ' …' * (len(unmapped) > 5))
+    return rel
+
+def _file_golds(js: dict,     # {docno: relevance} of one question's relevant documents
+                mapping,      # {docno: file}, or None
+                graded: bool  # whether the golds carry grades
+               ) -> tuple:
+    "A `Gold` per file the docnos name, graded (when `graded`) by the best relevance among them."
+    files = {}
+    for d, r in js.items(): f = docno_file(d, mapping); files[f] = max(files.get(f, 0), r)
+    return tuple(Gold(f, grade=r if graded else None) for f, r in files.items())
+
 def benchmark_questions(topics,       # [(qid, text), …]
                         qrels: dict,  # {qid: {docno: relevance}}
                         source,       # the qrels file (named in messages and on each question)
@@ -167,20 +192,12 @@ def benchmark_questions(topics,       # [(qid, text), …]
                        ) -> list:
     ("A `Question` per topic with a relevant document (relevance >= 1), its golds the files those documents are, "
      "graded (`Gold.grade`) when the qrels use a grade above 1.")
-    text = dict(topics)
-    if miss := [q for q in qrels if q not in text]:
-        raise QuestionError(f'{source}: {len(miss)} judged question(s) not among the topics: {", ".join(miss[:5])}' + ' …' * (len(miss) > 5))
-    rel = {q: {d: r for d, r in js.items() if r >= 1} for q, js in qrels.items()}
+    rel = _relevant(topics, qrels, source, mapping)
     graded = any(r > 1 for js in rel.values() for r in js.values())
-    if unmapped := sorted({d for js in rel.values() for d in js if docno_file(d, mapping) is None}):
-        raise QuestionError(f'{source}: {len(unmapped)} relevant docno(s) name no file in the mapping: '
-                            f'{", ".join(unmapped[:5])}' + ' …' * (len(unmapped) > 5))
     out = []
     for qid, q in topics:
-        files = {}
-        for d, r in rel.get(qid, {}).items(): f = docno_file(d, mapping); files[f] = max(files.get(f, 0), r)
-        if files: out.append(Question(qid, q, suite, gold=tuple(Gold(f, grade=r if graded else None) for f, r in files.items()),
-                                      source=Path(source).name))
+        if golds := _file_golds(rel.get(qid, {}), mapping, graded):
+            out.append(Question(qid, q, suite, gold=golds, source=Path(source).name))
     return out
 
 # %% ../nbs/11f_qrels.ipynb #1f0a0025

@@ -137,6 +137,18 @@ def unit_sentences(pages,               # a document's `Page`s
     return [(n, own(i)) for i, n in enumerate(nodes) if n.id in units]
 
 # %% ../nbs/10_queries.ipynb #fee417a9
+def _draw(units,   # per unit, its candidate `Query`s (none empty)
+          n: int,  # how many to draw
+          rng      # a numpy `Generator`
+         ) -> list:
+    "(unit, candidate) of `n` draws: one candidate of each of `n` units sampled; with fewer units, the rest from all."
+    pick = sorted(rng.choice(len(units), size=min(n, len(units)), replace=False)) if units else []
+    got = [(i, int(rng.integers(len(units[i])))) for i in pick]
+    if n > len(units):   # every unit has given one: the rest from all units' other candidates
+        rest = [(i, k) for i, k0 in got for k in range(len(units[i])) if k != k0]
+        got += [rest[j] for j in rng.choice(len(rest), size=min(n - len(got), len(rest)), replace=False)]
+    return got
+
 def verbatim_queries(docs,                  # a list of `Pages`, one per document
                      n: int = 150,          # how many sentences to draw
                      seed: int = 0,         # seed of the sampling
@@ -149,12 +161,7 @@ def verbatim_queries(docs,                  # a list of `Pages`, one per documen
      "the rest drawn across all units.")
     trees = trees if trees is not None else [build_tree(d) for d in docs]
     units = [qs for d, t in zip(docs, trees) for _, qs in unit_sentences(d, t, kind, min_words, max_words) if qs]
-    rng = np.random.default_rng(seed)
-    pick = sorted(rng.choice(len(units), size=min(n, len(units)), replace=False)) if units else []
-    got = [(i, int(rng.integers(len(units[i])))) for i in pick]
-    if n > len(units):   # every unit has given one: the rest from all units' other candidates
-        rest = [(i, k) for i, k0 in got for k in range(len(units[i])) if k != k0]
-        got += [rest[j] for j in rng.choice(len(rest), size=min(n - len(got), len(rest)), replace=False)]
+    got = _draw(units, n, np.random.default_rng(seed))
     return [units[i][k]._replace(id=f'v{j:04d}') for j, (i, k) in enumerate(sorted(got), 1)]
 
 # %% ../nbs/10_queries.ipynb #e86a67a0
@@ -253,6 +260,34 @@ def unit_vocabulary(docs,                        # a list of `Pages`, one per do
     return vocabulary(texts)
 
 # %% ../nbs/10_queries.ipynb #96ae7242
+def _lead_words(sentence: str,   # the source sentence
+                voc: Vocabulary, # the corpus's units
+                top: int         # most units a word may be in
+               ) -> list:
+    "Vocabulary indices of the sentence's words, in order, that are in 2 to `top` units."
+    rare = lambda i: 2 <= voc.df[i] <= top
+    return [i for w in dict.fromkeys(words(norm_text(sentence))) if (i := voc.index.get(w)) is not None and rare(i)]
+
+def _near_scores(doc: str,        # the sentence's document
+                 voc: Vocabulary, # the corpus's units
+                 r: int,          # the sentence's unit (left out)
+                 lead: list       # the lead words' indices
+                ):
+    "Each word's score: its use in the document's other units, weighted by the lead words they share, over sqrt(df)."
+    # the document's other units, by the words they share with the sentence
+    near = voc.held[:, lead].sum(1).astype(np.float32) * (voc.docs == doc); near[r] = 0
+    return near @ voc.held / np.sqrt(voc.df)
+
+def _best_words(voc: Vocabulary, # the corpus's units
+                r: int,          # the sentence's unit (its words are not picked)
+                score,           # each word's score (`_near_scores`)
+                top: int,        # most units a word may be in
+                n_words: int     # how many to pick
+               ) -> list:
+    "The indices of the `n_words` best-scored plain words outside unit `r`, in 2 to `top` units, scoring above 0."
+    ok = ~voc.held[r] & (voc.df >= 2) & (voc.df <= top) & voc.plain
+    return [i for i in np.argsort(-np.where(ok, score, 0), kind='stable')[:n_words] if ok[i] and score[i] > 0]
+
 def kwpara(q: Query,              # the source query (verbatim)
            voc: Vocabulary,       # the corpus's units, from `unit_vocabulary`
            n_words: int = 3,      # words in the paraphrase
@@ -261,14 +296,8 @@ def kwpara(q: Query,              # the source query (verbatim)
     "A keyword paraphrase of `q`: words the corpus uses with its sentence's words, none in its unit; None without any."
     r, top = voc.units.get(q.unit), max(2, int(max_share * len(voc.units)))
     if r is None: raise ValueError(f'{q.id}: its unit {q.unit!r} is not among the vocabulary\'s units')
-    rare = lambda i: 2 <= voc.df[i] <= top
-    lead = [i for w in dict.fromkeys(words(norm_text(q.sentence))) if (i := voc.index.get(w)) is not None and rare(i)]
-    if not lead: return None
-    # the document's other units, by the words they share with the sentence
-    near = voc.held[:, lead].sum(1).astype(np.float32) * (voc.docs == q.doc); near[r] = 0
-    score = near @ voc.held / np.sqrt(voc.df)
-    ok = ~voc.held[r] & (voc.df >= 2) & (voc.df <= top) & voc.plain
-    best = [i for i in np.argsort(-np.where(ok, score, 0), kind='stable')[:n_words] if ok[i] and score[i] > 0]
+    if not (lead := _lead_words(q.sentence, voc, top)): return None
+    best = _best_words(voc, r, _near_scores(q.doc, voc, r, lead), top, n_words)
     return q._replace(id=variant_id(q.id, 'kwpara'), kind='kwpara', text=' '.join(voc.words[i] for i in best)) if best else None
 
 # %% ../nbs/10_queries.ipynb #577ba6c1

@@ -180,6 +180,42 @@ def record_name(d, path, i: int) -> str:
     return f'{path}: {qid}' if isinstance(qid, str) and ID_RE.match(qid) else f'{path}: record {i}'
 
 # %% ../nbs/11_questions.ipynb #3a962e81
+def _field(d,              # one YAML record
+           P: Problems,    # where problems are noted
+           k: str,         # the field's key
+           fn,             # its check (`_id`, `_typed`, …)
+           *a,             # the check's further arguments
+           default=BAD     # the value when the field is absent
+          ):
+    "Field `k` of `d` checked by `fn` (BAD, a problem noted, when it fails); `default` when `d` has no `k`."
+    return P.check(k, fn, d[k], *a) if k in d else default
+
+def _head_fields(d, P: Problems) -> dict:
+    "id, text, suite, tier, split and answerable of record `d`, checked."
+    f = lambda k, fn, *a, default=BAD: _field(d, P, k, fn, *a, default=default)
+    return dict(id=f('id', _id), text=f('question', _nonempty), suite=f('suite', _suite),
+                tier=f('tier', _choice, TIERS, default=None), split=f('split', _choice, SPLITS, default=None),
+                answerable=f('answerable', _typed, (bool,)))
+
+def _golds(golds,       # the record's gold list (BAD: not a list)
+           answerable,  # its checked answerable (True, False or BAD)
+           P: Problems  # where problems are noted
+          ):
+    "The golds parsed; noting an answerable question without gold, and an unanswerable one with gold."
+    gold = BAD if golds is BAD else tuple(parse_gold(g, P, f'gold[{j}]') for j, g in enumerate(golds, 1))
+    if answerable is True and gold == ():
+        P.note('gold', 'answerable without gold: give at least one gold source')
+    if answerable is False and gold not in ((), BAD):
+        P.note('gold', 'unanswerable with gold: an unanswerable question must have gold: []')
+    return gold
+
+def _tail_fields(d, P: Problems) -> dict:
+    "nuggets, provenance, notes and strategy of record `d`, checked."
+    f = lambda k, fn, *a, default=BAD: _field(d, P, k, fn, *a, default=default)
+    return dict(nuggets=f('nuggets', _strings, default=()), provenance=_provenance(d.get('provenance'), P),
+                notes=f('notes', _typed, (str,), True, default=None) or '',
+                strategy=f('strategy', _typed, (str,), True, default=None))
+
 def question_problems(d,          # one YAML record
                       path,       # the file it is in
                       i: int = 0  # its position there, from 1
@@ -187,19 +223,9 @@ def question_problems(d,          # one YAML record
     "(`Question` or `BAD`, `Problems`): the record parsed, and every problem it has."
     P = Problems(record_name(d, path, i))
     if not P.keys(d, KEYS, REQUIRED): return BAD, P
-    f = lambda k, fn, *a, default=BAD: P.check(k, fn, d[k], *a) if k in d else default
-    v = dict(id=f('id', _id), text=f('question', _nonempty), suite=f('suite', _suite),
-             tier=f('tier', _choice, TIERS, default=None), split=f('split', _choice, SPLITS, default=None),
-             answerable=f('answerable', _typed, (bool,)))
-    golds = f('gold', _typed, (list,))
-    v['gold'] = BAD if golds is BAD else tuple(parse_gold(g, P, f'gold[{j}]') for j, g in enumerate(golds, 1))
-    if v['answerable'] is True and v['gold'] == ():
-        P.note('gold', 'answerable without gold: give at least one gold source')
-    if v['answerable'] is False and v['gold'] not in ((), BAD):
-        P.note('gold', 'unanswerable with gold: an unanswerable question must have gold: []')
-    v.update(nuggets=f('nuggets', _strings, default=()), provenance=_provenance(d.get('provenance'), P),
-             notes=f('notes', _typed, (str,), True, default=None) or '',
-             strategy=f('strategy', _typed, (str,), True, default=None))
+    v = _head_fields(d, P)
+    v['gold'] = _golds(_field(d, P, 'gold', _typed, (list,)), v['answerable'], P)
+    v.update(_tail_fields(d, P))
     if P: return BAD, P     # every BAD field has noted a problem
     return Question(**v, source=Path(path).name), P
 
@@ -282,19 +308,28 @@ def id_key(qid: str) -> tuple:
     m = ID_RE.match(qid); return m[1], int(m[3])
 
 # %% ../nbs/11_questions.ipynb #7c4e1f55
-def questions_in(paths) -> list:
-    ("Every question of the files `paths` names, and of the benchmarks it names (`trec:…`, `beir:…`: see `qrels`), "
-     "checked ([] when none); one `QuestionError` lists every problem.")
-    from litebench.qrels import is_benchmark, load_benchmark      # the benchmark readers, one room beside this one
-    ps = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
-    qs, seen, probs = [], {}, []
-    for spec in (p for p in ps if is_benchmark(p)):
+def _benchmark_questions(specs,  # benchmark specs (`trec:…`, `beir:…`)
+                         seen,   # {id: (where, id)} of the questions taken so far; each one taken is added
+                         probs   # the problems so far; each one met is added
+                        ) -> list:
+    "The questions of the benchmarks `specs` names, but those whose id is taken already."
+    from litebench.qrels import load_benchmark      # the benchmark readers, one room beside this one
+    qs = []
+    for spec in specs:
         try: got = load_benchmark(spec)
         except QuestionError as ex: probs.append(str(ex)); continue
         for q in got:
             if q.id in seen: probs.append(f'{spec}: {q.id}: id: duplicate: already used in {seen[q.id][0]}'); continue
             seen[q.id] = spec, q.id; qs.append(q)
-    for f in question_files([p for p in ps if not is_benchmark(p)]):
+    return qs
+
+def _file_questions(files,  # question files
+                    seen,   # {id or `id_key`: (where, id)} of the questions taken so far; each one taken is added
+                    probs   # the problems so far; each one met is added
+                   ) -> list:
+    "The valid questions of `files`, but those whose id (or its `id_key`) is taken already."
+    qs = []
+    for f in files:
         try: recs = read_records(f)[0]
         except QuestionError as ex: probs.append(str(ex)); continue
         for i, d in enumerate(recs, 1):
@@ -304,6 +339,16 @@ def questions_in(paths) -> list:
                 f0, id0 = seen.get(k) or seen[q.id]; alias = f' as {id0}' if id0 != q.id else ''
                 probs.append(f'{f}: {q.id}: id: duplicate: already used in {f0}{alias}'); continue
             seen[k] = f, q.id; qs.append(q)
+    return qs
+
+def questions_in(paths) -> list:
+    ("Every question of the files `paths` names, and of the benchmarks it names (`trec:…`, `beir:…`: see `qrels`), "
+     "checked ([] when none); one `QuestionError` lists every problem.")
+    from litebench.qrels import is_benchmark      # the benchmark readers, one room beside this one
+    ps = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    seen, probs = {}, []
+    qs = _benchmark_questions([p for p in ps if is_benchmark(p)], seen, probs)
+    qs += _file_questions(question_files([p for p in ps if not is_benchmark(p)]), seen, probs)
     if probs: raise problems_error(probs)
     return qs
 

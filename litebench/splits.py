@@ -94,6 +94,21 @@ def check_assignment(questions,  # `Question`s loaded from `folder`
     if probs := assignment_problems(questions, read_assignments(folder)): raise _seal_error(folder, probs)
 
 # %% ../nbs/11d_splits.ipynb #454f3a88
+def _labelled_back(qs,  # the `Question`s as loaded
+                   rec  # the recorded assignment, {id: (split, digest)}
+                  ) -> tuple:
+    "(`qs` with the recorded label of each unlabelled question, {id: label} of those given back)."
+    back = {q.id: rec[q.id][0] for q in qs if q.split is None and q.id in rec}
+    return [q._replace(split=back.get(q.id, q.split)) for q in qs], back
+
+def _label_files(sets_dir,  # the question sets folder
+                 got        # {id: split} to write
+                ):
+    "Write the labels `got` into the question files of `sets_dir` that hold those ids."
+    for f in question_files(sets_dir):
+        todo = {r['id']: {'split': got[r['id']]} for r in read_records(f)[0] if r['id'] in got}
+        if todo: set_fields(f, todo)
+
 def split(sets_dir,              # the question sets folder
           seed: int = 0,         # seed of the order within each stratum
           timeout: float = 30.0, # seconds to wait for the writer lock
@@ -103,13 +118,10 @@ def split(sets_dir,              # the question sets folder
     with locked(sets_dir, timeout):
         qs, rec = load_questions(sets_dir), read_assignments(sets_dir)
         if adopt: rec = {**{q.id: (q.split, '') for q in qs if q.split}, **rec}
-        back = {q.id: rec[q.id][0] for q in qs if q.split is None and q.id in rec}
-        qs = [q._replace(split=back.get(q.id, q.split)) for q in qs]
+        qs, back = _labelled_back(qs, rec)
         if probs := assignment_problems(qs, rec): raise _seal_error(sets_dir, probs)
         got = {**back, **assign_splits(qs, seed)}
-        for f in question_files(sets_dir):
-            todo = {r['id']: {'split': got[r['id']]} for r in read_records(f)[0] if r['id'] in got}
-            if todo: set_fields(f, todo)
+        _label_files(sets_dir, got)
         new = {**rec, **{q.id: (got.get(q.id) or q.split, question_digest(q)) for q in qs if q.split or q.id in got}}
         if new != rec or (new and not (Path(sets_dir) / ASSIGNMENTS).exists()): write_assignments(sets_dir, new)
     return got
@@ -207,26 +219,45 @@ def record_tests(keys: dict  # {seal_key: ledger} of test questions met now
     return {**new, **have}
 
 # %% ../nbs/11d_splits.ipynb #0a7f39db
+def _loaded(folders  # files and folders of questions
+           ) -> dict:
+    "{folder: (its questions, or those of the files named in it; its recorded assignment)} of `folders`."
+    loaded = {}
+    for p in map(Path, folders): loaded.setdefault(p.parent if p.is_file() else p, []).append(p)
+    return {f: (load_questions(ps), read_assignments(f)) for f, ps in loaded.items()}
+
+def _sealed_message(qs,    # the `Question`s asked
+                    tests  # {id: ledger} of those that are sealed test questions
+                   ) -> str:
+    "Why `seal` refuses: how many are sealed, naming the first of them labelled dev or unsplit."
+    hidden = [q.id for q in qs if q.id in tests and q.split != 'test']
+    return (f'{len(tests)} of the {len(qs)} questions are in the sealed test split'
+            + (f' ({len(hidden)} labelled dev or unsplit but recorded as test questions: '
+               f'{", ".join(hidden[:3])}{" …" * (len(hidden) > 3)})' if hidden else '')
+            + ': pass unseal_test=True (--unseal-test) to open it on purpose; it is recorded in the ledger')
+
+def _met_tests(loaded  # `_loaded`'s {folder: (questions, recorded assignment)}
+              ) -> list:
+    "Every test question met in `loaded`, by label or by recorded assignment, asked now or not: each is recorded."
+    return [q for m, rec in loaded.values() for q in m if q.split == 'test' or rec.get(q.id, ('',))[0] == 'test']
+
+def _by_ledger(tests,     # {id: ledger} of the sealed test questions asked
+               here: str  # this project's ledger, for a ledger whose folder is gone
+              ) -> dict:
+    "{ledger: ids} of `tests`."
+    out = {}
+    for i, ledger in tests.items(): out.setdefault(ledger if Path(ledger).parent.is_dir() else here, []).append(i)
+    return out
+
 def seal(questions,                  # the `Question`s of a run
          unseal_test: bool = False,  # allow test questions
          folders=()                  # the files and folders the questions were read from: their recorded splits are checked
         ) -> dict:
     "{ledger: ids} of the test questions (by label, assignment or record); `SealError` when there are any, unless unsealed."
-    qs, here, asked, loaded = list(questions), str(ledger_path()), {q.id for q in questions}, {}
-    for p in map(Path, folders): loaded.setdefault(p.parent if p.is_file() else p, []).append(p)
-    # a folder's questions (or those of the files named in it), with its recorded assignment
-    loaded = {f: (load_questions(ps), read_assignments(f)) for f, ps in loaded.items()}
-    # every test question met is recorded, by label or assignment, asked now or not
-    met = [q for m, rec in loaded.values() for q in m if q.split == 'test' or rec.get(q.id, ('',))[0] == 'test']
-    known = record_tests({seal_key(q): here for q in [q for q in qs if q.split == 'test'] + met})
+    qs, here, asked = list(questions), str(ledger_path()), {q.id for q in questions}
+    loaded = _loaded(folders)
+    known = record_tests({seal_key(q): here for q in [q for q in qs if q.split == 'test'] + _met_tests(loaded)})
     for f, (m, _) in loaded.items(): check_assignment([q for q in m if q.id in asked], f)
     tests = {q.id: known[k] for q in qs if (k := seal_key(q)) in known}
-    if tests and not unseal_test:
-        hidden = [q.id for q in qs if q.id in tests and q.split != 'test']
-        raise SealError(f'{len(tests)} of the {len(qs)} questions are in the sealed test split'
-                        + (f' ({len(hidden)} labelled dev or unsplit but recorded as test questions: '
-                           f'{", ".join(hidden[:3])}{" …" * (len(hidden) > 3)})' if hidden else '')
-                        + ': pass unseal_test=True (--unseal-test) to open it on purpose; it is recorded in the ledger')
-    out = {}
-    for i, ledger in tests.items(): out.setdefault(ledger if Path(ledger).parent.is_dir() else here, []).append(i)
-    return out
+    if tests and not unseal_test: raise SealError(_sealed_message(qs, tests))
+    return _by_ledger(tests, here)
