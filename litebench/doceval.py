@@ -53,6 +53,21 @@ class Tagged:
     @property
     def warnings(self): return getattr(self.fn, 'warnings', None)
 
+def _doc_systems(stack: Stack, kws, systems: dict | None, system_timeout: float | None) -> dict:
+    ("{name: system}: each built-in in each keyword mode (`name@kw`), and your own `systems`, held to "
+     "`system_timeout` and set beside the first mode's built-ins.")
+    sys = {f'{name}@{kw}': doc_system(stack, name, kw) for kw in kws for name in DOC_SYSTEMS}
+    # no keyword mode of its own: set beside the first mode's built-ins
+    check_names(systems or {}, set(sys) | set(DOC_SYSTEMS), 'doc eval')   # never a built-in's name, with or without @kw
+    return sys | {name: Tagged(with_timeout(fn, system_timeout), base=name, kw=kws[0])
+                  for name, fn in (systems or {}).items()}
+
+def _doc_summary(systems: dict | None, n_boot: int, seed: int) -> dict:
+    "How the doc eval is summarised: per system, suite and keyword mode, its pairs (and your systems against default)."
+    return dict(by='base', group=('suite', 'kw'),
+                fams={'pairs': PAIRS} | ({'vs default': [('default', name) for name in systems]} if systems else {}),
+                primary='mrr10', binary='hit1', show=SHOW, pool=False, n_boot=n_boot, seed=seed)
+
 def run_doc_eval(encoder=DEFAULTS.encoder,   # shared encoder: 'lsa', 'minilm', 'static', 'st:NAME' or 'module:callable'
                  pdfs=None,                  # folder of PDFs; None: the default corpus
                  n: int = DEFAULTS.n,        # verbatim questions (one per sampled unit)
@@ -72,15 +87,9 @@ def run_doc_eval(encoder=DEFAULTS.encoder,   # shared encoder: 'lsa', 'minilm', 
     stack = stack or Stack(encoder, pdfs, store_dir, unit, limit=DEFAULTS.k, depth=DEFAULTS.depth, progress=progress)
     for note in structure_notes(stack): print(note)
     qs = doc_questions(stack, n, seed, keep)
-    sys = {f'{name}@{kw}': doc_system(stack, name, kw) for kw in kws for name in DOC_SYSTEMS}
-    # no keyword mode of its own: set beside the first mode's built-ins
-    check_names(systems or {}, set(sys) | set(DOC_SYSTEMS), 'doc eval')   # never a built-in's name, with or without @kw
-    sys |= {name: Tagged(with_timeout(fn, system_timeout), base=name, kw=kws[0]) for name, fn in (systems or {}).items()}
+    sys = _doc_systems(stack, kws, systems, system_timeout)
     params = dict(preset='doc-eval', encoder_spec=str(encoder), n=n, seed=seed, keep=keep, kws=list(kws),
                   unit=stack.locator.kind,
                   chunks={'page': len(stack.page), 'fine': len(stack.flat), 'tree': len(stack.tree)})
-    summary = dict(by='base', group=('suite', 'kw'),
-                   fams={'pairs': PAIRS} | ({'vs default': [('default', name) for name in systems]} if systems else {}),
-                   primary='mrr10', binary='hit1', show=SHOW, pool=False, n_boot=n_boot, seed=seed)
     return run_questions(qs, sys, name=f'doc-eval-{stack.encoder.name}', params=params, stack=stack, out=out,
-                         summary=summary, progress=progress)
+                         summary=_doc_summary(systems, n_boot, seed), progress=progress)

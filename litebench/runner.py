@@ -88,8 +88,15 @@ def finite(items, name: str, q: Question) -> list:
     "The `items` when every score is a number; else a ValueError naming the system, the question and the rank."
     for i, it in enumerate(items, 1):
         if it.score is not None and not math.isfinite(it.score):
-            raise ValueError(f'system {name!r} scored its rank {i} for question {q.id} {it.score}: scores must be numbers')
+            raise ValueError(f'system {name!r} scored its rank {i} for question {q.id} {it.score}: '
+                             'scores must be numbers')
     return items
+
+def _row(q: Question, name: str, system) -> dict:
+    "A row's fields before the system is asked: the question and the system's tags."
+    return dict(qid=q.id, system=name, **getattr(system, 'tags', {}), suite=q.suite, tier=q.tier, split=q.split,
+                answerable=q.answerable, author=(q.provenance or {}).get('author'), strategy=q.strategy,
+                question=q.text[:300])
 
 def ask(q: Question,  # the `Question`
         name: str,    # the system's name
@@ -101,18 +108,18 @@ def ask(q: Question,  # the `Question`
        ) -> dict:
     "One question asked of one system: its row."
     memo = memo or Memo()
-    row = dict(qid=q.id, system=name, **getattr(system, 'tags', {}), suite=q.suite, tier=q.tier, split=q.split,
-               answerable=q.answerable, author=(q.provenance or {}).get('author'), strategy=q.strategy,
-               question=q.text[:300])
+    row = _row(q, name, system)
     # which hop each gold serves (multihop)
     if any(g.hop is not None for g in q.gold): row['hops'] = [g.hop for g in q.gold]
     try:
         got, row['ms'] = memo.timed(system, q.text)
         key = None if (r := memo.of(got, lambda: result_key(got))) is None else ('judged', q.id, q.gold, k, r)
-        items, kept = memo.get(q.text, key, lambda: judged(q, finite(as_items(got, name)[:k], name, q), k, locate, memo))
+        items, kept = memo.get(q.text, key,
+                               lambda: judged(q, finite(as_items(got, name)[:k], name, q), k, locate, memo))
         row |= kept
         if stage is not None: row['answer'] = staged(stage, q, list(items))
-    except (Exception, SystemExit) as ex: row['error'] = f'{type(ex).__name__}: {ex}'   # a system calling exit() fails its row
+    # a system calling exit() fails its row
+    except (Exception, SystemExit) as ex: row['error'] = f'{type(ex).__name__}: {ex}'
     return row
 
 def staged(stage,    # (question, items) → dict
@@ -189,6 +196,32 @@ def _loop(run, questions, systems, k, locate, prepare, reach, bad, progress, sta
     return out
 
 # %% ../nbs/13_runner.ipynb #7a0a0020
+def _askable(questions, systems: dict):
+    "Refuse a run with no questions, no systems or two questions of one id."
+    if not questions: raise ValueError('no questions to ask')
+    if not systems: raise ValueError('no systems to ask')
+    if len({q.id for q in questions}) != len(questions): raise ValueError('question ids must be unique within a run')
+
+def _not_asked(questions, stack) -> dict:
+    "{question id: why}: the questions whose gold is not in the stack's corpus, said in one warning line."
+    bad = (gold_errors([q for q in questions if q.gold and q.source], stack.files) if stack is not None and stack.files
+           else {})
+    if bad: print(f'warning: {len(bad)} question(s) not asked, their gold not in the corpus: '
+                  + '; '.join(f'{q}: {m}' for q, m in list(bad.items())[:3]) + ' …' * (len(bad) > 3))
+    return bad
+
+def _run_params(params: dict | None, k: int, questions, systems: dict, stack, summary: dict | None, said: dict,
+                executor) -> dict:
+    "What `run.json` records of the run: the caller's `params`, then k, the questions, systems, encoder and warnings."
+    return dict(params or {}, k=k, questions=len(questions), systems=list(systems),
+                planned_rows=len(questions) * len(systems),
+                questions_digest=text_hash(repr([(q.id, q.text, q.gold) for q in questions])),
+                splits=sorted({str(q.split) for q in questions}),
+                encoder=getattr(getattr(stack, 'encoder', None), 'fingerprint', None),
+                corpus_warnings=list(getattr(stack, 'warnings', [])), summary=summary or {},
+                **({'system_warnings': said} if said else {}),
+                **({'executor': executor.describe()} if executor is not None else {}))
+
 def run_questions(questions,                 # the `Question`s to ask
                   systems: dict,             # {name: system}: built-in or any callable text → items
                   name: str = 'run',         # the run's kind, in its folder name
@@ -197,7 +230,7 @@ def run_questions(questions,                 # the `Question`s to ask
                   k: int = DEFAULTS.k,       # items judged per question
                   stack=None,                # a `systems.Stack`: locates outside items, checks gold, embeds in batches
                   unseal_test: bool = False, # allow questions of the test split (recorded in the ledger)
-                  folders=(),                # the folders the questions were read from: their recorded splits are checked
+                  folders=(),                # the folders the questions came from: their recorded splits are checked
                   summary: dict | None = None, # options of `report.summarize` (group, families, primary, …)
                   progress: bool = False,    # a progress bar over the questions
                   stage=None,  # after retrieval, (question, items) → the row's `answer` (see `ask`); None: none
@@ -206,49 +239,51 @@ def run_questions(questions,                 # the `Question`s to ask
     "Ask every question of every system; rows, summary and status in a new run folder, which is returned."
     from litebench import report
     from litebench.splits import open_test, set_identity, seal
-    if not questions: raise ValueError('no questions to ask')
-    if not systems: raise ValueError('no systems to ask')
-    if len({q.id for q in questions}) != len(questions): raise ValueError('question ids must be unique within a run')
+    _askable(questions, systems)
     ledgers = seal(questions, unseal_test, folders)   # {ledger: test ids}: the one door of the test split
-    bad = (gold_errors([q for q in questions if q.gold and q.source], stack.files) if stack is not None and stack.files
-           else {})
-    if bad: print(f'warning: {len(bad)} question(s) not asked, their gold not in the corpus: '
-                  + '; '.join(f'{q}: {m}' for q, m in list(bad.items())[:3]) + ' …' * (len(bad) > 3))
-    said = system_warnings(systems)
+    bad, said = _not_asked(questions, stack), system_warnings(systems)
     for n, ws in said.items(): print(*(f'warning: system {n!r}: {w}' for w in ws), sep='\n')
-    params = dict(params or {}, k=k, questions=len(questions), systems=list(systems),
-                  planned_rows=len(questions) * len(systems),
-                  questions_digest=text_hash(repr([(q.id, q.text, q.gold) for q in questions])),
-                  splits=sorted({str(q.split) for q in questions}),
-                  encoder=getattr(getattr(stack, 'encoder', None), 'fingerprint', None),
-                  corpus_warnings=list(getattr(stack, 'warnings', [])), summary=summary or {},
-                  **({'system_warnings': said} if said else {}),
-                  **({'executor': executor.describe()} if executor is not None else {}))
+    params = _run_params(params, k, questions, systems, stack, summary, said, executor)
     run = new_run(name, params, root=out, files=getattr(stack, 'files', ()))
     write_questions(run, questions)
     # each opening goes to the ledger of the project the test questions came from
-    opened = max(open_test(set_identity(questions), run.name, 'test', list(systems), l) for l in ledgers) if ledgers else None
+    opened = (max(open_test(set_identity(questions), run.name, 'test', list(systems), l) for l in ledgers)
+              if ledgers else None)
     _run(run, questions, systems, k, stack, bad, summary or {}, progress, stage, executor, test_openings=opened)
     return run
 
 # %% ../nbs/13_runner.ipynb #7a0a0021
+def _ask_all(run, questions, systems, k, stack, bad, progress, stage, executor) -> list:
+    "Ask every question of every system, here (each distinct call once per question) or in shards; the rows."
+    if stack is not None: stack.prepare([q.text for q in questions if q.id not in bad])
+    if executor is not None:
+        _sharded(run, questions, systems, k, stack, _reach(questions, systems), bad, progress, stage, executor)
+        return read_run(run)['rows']
+    memo = Memo()
+    # each distinct call made once per question
+    with stack.remembering(memo) if hasattr(stack, 'remembering') else nullcontext():
+        return _loop(run, questions, systems, k, stack.locator.locate if stack is not None else None,
+                     stack.prepare if stack is not None else None, _reach(questions, systems), bad, progress, stage,
+                     memo)
+
+def _finish(run, rows: list, opts: dict, stack, stage, t0: float, extra: dict):
+    "Say what the rows lack (text, pages), then write the run's summary and status: how many rows failed."
+    from litebench import report
+    for line in textless_said(rows) + nowhere_said(rows, {d[0].doc: max(p.page for p in d)
+                                                          for d in getattr(stack, 'docs', None) or [] if d}):
+        print(line)
+    n_bad = sum('error' in r for r in rows)   # the rows as written
+    # rows whose answer failed; their retrieval stands
+    if stage is not None: extra['answer_errors'] = sum('error' in (r.get('answer') or {}) for r in rows)
+    finish_run(run, report.summarize(rows, **opts), error=f'{n_bad} of {len(rows)} rows failed' if n_bad else None,
+               wall_s=time.perf_counter() - t0, cache=getattr(getattr(stack, 'encoder', None), 'stats', None), **extra)
+
 def _run(run, questions, systems, k, stack, bad, opts, progress, stage=None, executor=None, **extra):
     from litebench import report
     t0, main = time.perf_counter(), threading.current_thread() is threading.main_thread()
     with alive(run):
         old = signal.signal(signal.SIGTERM, _raise_term) if main else None
-        try:
-            if stack is not None: stack.prepare([q.text for q in questions if q.id not in bad])
-            if executor is None:
-                memo = Memo()
-                # each distinct call made once per question
-                with stack.remembering(memo) if hasattr(stack, 'remembering') else nullcontext():
-                    rows = _loop(run, questions, systems, k, stack.locator.locate if stack is not None else None,
-                                 stack.prepare if stack is not None else None,
-                                 _reach(questions, systems), bad, progress, stage, memo)
-            else:
-                _sharded(run, questions, systems, k, stack, _reach(questions, systems), bad, progress, stage, executor)
-                rows = read_run(run)['rows']
+        try: rows = _ask_all(run, questions, systems, k, stack, bad, progress, stage, executor)
         except BaseException as ex:
             rows = read_run(run)['rows']
             finish_run(run, report.summarize(rows, **opts) if rows else None, error=f'{type(ex).__name__}: {ex}',
@@ -256,15 +291,7 @@ def _run(run, questions, systems, k, stack, bad, opts, progress, stage=None, exe
             raise
         finally:
             if main: signal.signal(signal.SIGTERM, old)
-        for line in textless_said(rows) + nowhere_said(rows, {d[0].doc: max(p.page for p in d)
-                                                                          for d in getattr(stack, 'docs', None) or [] if d}):
-            print(line)
-        n_bad = sum('error' in r for r in rows)   # the rows as written
-        # rows whose answer failed; their retrieval stands
-        if stage is not None: extra['answer_errors'] = sum('error' in (r.get('answer') or {}) for r in rows)
-        finish_run(run, report.summarize(rows, **opts), error=f'{n_bad} of {len(rows)} rows failed' if n_bad else None,
-                   wall_s=time.perf_counter() - t0,
-                   cache=getattr(getattr(stack, 'encoder', None), 'stats', None), **extra)
+        _finish(run, rows, opts, stack, stage, t0, extra)
 
 def textless_said(rows) -> list:
     ("One warning line per system whose items carried no text on answerable questions whose gold quotes its "
@@ -317,11 +344,16 @@ def _chunk_rows(qs, systems, bad, reach, done) -> list:
     return out
 
 # %% ../nbs/13_runner.ipynb #7a0b0003
-def _sharded(run, questions, systems, k, stack, reach, bad, progress, stage, executor):
+def _shards(questions, systems: dict, bad: dict, executor) -> tuple:
+    ("(the questions in chunks, the systems' names, the shards: each chunk's askable questions with one system), "
+     "the chunks sized for about four shards per worker unless the executor says `per`.")
     per = executor.per or max(1, -(-len(questions) // (4 * executor.workers())))
     chunks = [questions[i:i + per] for i in range(0, len(questions), per)]
     names = list(systems)
-    shards = [([q for q in c if q.id not in bad], n) for c in chunks for n in names]
+    return chunks, names, [([q for q in c if q.id not in bad], n) for c in chunks for n in names]
+
+def _sharded(run, questions, systems, k, stack, reach, bad, progress, stage, executor):
+    chunks, names, shards = _shards(questions, systems, bad, executor)
     bar = None
     if progress:
         from tqdm.auto import tqdm
@@ -331,6 +363,7 @@ def _sharded(run, questions, systems, k, stack, reach, bad, progress, stage, exe
         for i, res in executor.map(ask_shard, (systems, stack, stage, k), shards):
             done[i] = res; seen += 1
             if bar is not None: bar.update()
+            # each chunk's rows written as soon as all its shards are back, in question order
             while nxt < len(chunks) and all(nxt * len(names) + j in done for j in range(len(names))):
                 for row in _chunk_rows(chunks[nxt], systems, bad, reach,
                                        {n: done.pop(nxt * len(names) + j) for j, n in enumerate(names)}):

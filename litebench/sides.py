@@ -45,27 +45,34 @@ def item_label(it: dict, corpus: str) -> str:
 def _rank(row: dict) -> int | None:
     return next((it['rank'] for it in row.get('items', []) if it['gold']), None)
 
+def _side_run(questions, c, stack, corpus: str, k: int, out, progress: bool, executor) -> Path:
+    "The configuration `c` asked the side's questions: a run folder (in `out`, else a temporary folder)."
+    from litebench.runner import run_questions
+    from litebench.systems import config_system
+    return run_questions(questions, {c.name: config_system(stack, c)}, name=f'recall-{corpus}', k=k, stack=stack,
+                         out=out or tempfile.mkdtemp(prefix='recall-runs-'),
+                         params=dict(preset='recall', corpus=corpus, config=c.name),
+                         summary=dict(group=('suite',), n_boot=10), progress=progress, executor=executor)
+
+def _per_query(q, row: dict, corpus: str) -> dict:
+    "What a side keeps of a query's row: the query, its rank, its time, its top 10 as labels, its error."
+    return dict(qid=row['qid'], query=q.query, type=q.type, source=q.source, rank=_rank(row), ms=row.get('ms'),
+                top=[item_label(it, corpus) for it in row.get('items', [])[:10]], error=row.get('error'))
+
 def run_side(corpus: str, queries, cfg: str = DEFAULT_CONFIG, encoder: str = 'lsa', k: int = 50, stack=None, out=None,
              progress: bool = False, executor=None) -> dict:
     ("One side's results over the corpus's `queries` (`NameQuery`s): index and query time, "
      "and per query its rank and top 10.")
-    from litebench.runner import run_questions
     from litebench.runs import read_run
-    from litebench.systems import config_system
     qs = [q for q in queries if q.corpus == corpus]
     if not qs: raise ValueError(f'no queries for corpus {corpus!r}')
     t = time.perf_counter()
     stack = stack or recall_stack(corpus, encoder, k, progress=progress)
     index_s = time.perf_counter() - t
     questions, c = as_questions(qs), recall_config(cfg)
-    run = run_questions(questions, {c.name: config_system(stack, c)}, name=f'recall-{corpus}', k=k, stack=stack,
-                        out=out or tempfile.mkdtemp(prefix='recall-runs-'),
-                        params=dict(preset='recall', corpus=corpus, config=c.name),
-                        summary=dict(group=('suite',), n_boot=10), progress=progress, executor=executor)
+    run = _side_run(questions, c, stack, corpus, k, out, progress, executor)
     rows = {r['qid']: r for r in read_run(run)['rows']}
-    per = [dict(qid=x.id, query=q.query, type=q.type, source=q.source, rank=_rank(rows[x.id]), ms=rows[x.id].get('ms'),
-                top=[item_label(it, corpus) for it in rows[x.id].get('items', [])[:10]], error=rows[x.id].get('error'))
-           for x, q in zip(questions, qs)]
+    per = [_per_query(q, rows[x.id], corpus) for x, q in zip(questions, qs)]
     return dict(corpus=corpus, config=c.name, index_s=index_s, query_s=sum(p['ms'] or 0 for p in per) / 1e3,
                 run=str(run), queries=per, stack=stack)
 
