@@ -225,6 +225,12 @@ def _write(self: FlatStore, have: dict, gone: list, todo: list, vecs: dict):
     self.db.executemany('INSERT INTO fts(rowid, text, ctx) VALUES (?,?,?)',
                         [(ids[r[0]], index_text(r[7]), None if r[10] is None else index_text(r[10])) for r in rows])
 
+def _wanted(chunks, ctxs) -> dict:
+    "{key: (chunk, its context, the hash of what is embedded)}; an error when contexts and chunks differ in number."
+    chunks = list(chunks); ctxs = [''] * len(chunks) if ctxs is None else list(ctxs)
+    if len(ctxs) != len(chunks): raise ValueError(f'{len(chunks)} chunks but {len(ctxs)} contexts')
+    return {_key(c): (c, x, text_hash('\x1f'.join((c.text, x, json.dumps(c.path))))) for c, x in zip(chunks, ctxs)}
+
 @patch
 def sync(self: FlatStore, chunks,  # every `Chunk` the store (or `scope`) should hold
          ctxs=None,                # each chunk's context (e.g. its heading path); None: none
@@ -234,9 +240,7 @@ def sync(self: FlatStore, chunks,  # every `Chunk` the store (or `scope`) should
     ("Make the store hold exactly `chunks` (within the documents in `scope`, if given); embed only what changed. "
      "`also(db)` runs inside the same transaction.")
     if self.readonly: raise StoreError(f'{self.path}: opened read-only')
-    chunks = list(chunks); ctxs = [''] * len(chunks) if ctxs is None else list(ctxs)
-    if len(ctxs) != len(chunks): raise ValueError(f'{len(chunks)} chunks but {len(ctxs)} contexts')
-    want = {_key(c): (c, x, text_hash('\x1f'.join((c.text, x, json.dumps(c.path))))) for c, x in zip(chunks, ctxs)}
+    want = _wanted(chunks, ctxs)
     vecs = {}
     embedded = self._vectors(self._diff(want, scope)[2], vecs)   # embedded before the lock, from the state seen now
     with self.writing() as db:
@@ -302,6 +306,48 @@ FlatStore.windows, FlatStore._pooled = windows, _pooled
 
 # %% ../nbs/06_store.ipynb #015d50a7
 @patch
+def _both_legs(self: FlatStore, m: Snapshot, q: str, mode: str, kw: str, kc: bool, with_ctx: bool, depth: int,
+               docs, pages, max_df: float, min_terms: int, engine: str, min_hits: int, pool: bool, qvec) -> tuple:
+    ("(keyword leg, vector leg) of snapshot `m` (None: a leg the mode leaves out), each from the snapshot's leg cache "
+     "or computed, on two threads for a large store.")
+    where, jobs = (_hashable(docs), _hashable(pages)), {}
+    if mode != 'vector':
+        jobs['kw'] = (('kw', q, kw, kc, depth, *where, max_df, min_terms, engine, min_hits),
+                      lambda: self._keyword(q, kw, kc, depth, docs, pages, max_df, min_terms, engine, mem=m,
+                                            min_hits=min_hits))
+    if mode != 'keyword':
+        qv = self._qvec(q, qvec, m)
+        jobs['vec'] = (('vec', qv.tobytes(), with_ctx, depth, *where, pool),
+                       lambda: self._vector(qv, with_ctx, depth, docs, pages, mem=m, pool=pool))
+    # (SQLite's ranking and pooled windows read the store's connection: one thread)
+    together = (keyword.PARALLEL_FROM is not None and m.n >= keyword.PARALLEL_FROM and engine == 'memory'
+                and not pool)
+    legs = dict(zip(jobs, _legs(m, list(jobs.values()), together)))
+    return legs.get('kw'), legs.get('vec')
+
+def _fused(kl, vl, mode: str, k: float, weights, fuse: str, adapt: bool, held_first: float | None) -> list:
+    ("[(position, score)] best first: the legs fused (RRF or min-max, the keyword leg's weight scaled by its cover "
+     "with `adapt`), then, with `held_first`, the candidates holding that share of the terms first.")
+    legs = [l for l in (kl, vl) if l is not None]
+    w = (weights[0] * 2 * kl.cover if adapt else weights[0], weights[1]) if mode == 'hybrid' else None
+    pos = [l.pos for l in legs]
+    fused = rrf(pos, k, w) if fuse == 'rrf' else minmax(pos, [l.score for l in legs], w)
+    if held_first is not None and mode == 'hybrid':
+        fused = tier_by_held(fused, dict(zip(kl.pos, kl.held or [])), held_first * kl.terms)
+    return fused
+
+def _hits_of(m: Snapshot, fused: list, kl, vl) -> list:
+    "The `Hit`s of the fused candidates: each chunk, rank, score, and its rank and raw score in each leg."
+    kpos = {j: i for i, j in enumerate(kl.pos if kl else [], 1)}
+    vpos = {j: i for i, j in enumerate(vl.pos if vl else [], 1)}
+    ks, vs = dict(zip(kl.pos, kl.score)) if kl else {}, dict(zip(vl.pos, vl.score)) if vl else {}
+    kh = dict(zip(kl.pos, kl.held)) if kl and kl.held is not None else {}
+    raw = lambda d, j: float(d[j]) if j in d else None
+    if isinstance(m.chunks, Rows): m.chunks.fetch(j for j, _ in fused)   # the hits' records in one query
+    return [Hit(m.chunks[j], r, s, kpos.get(j), vpos.get(j), kw_score=raw(ks, j), vec_score=raw(vs, j),
+                kw_held=kh.get(j)) for r, (j, s) in enumerate(fused, 1)]
+
+@patch
 def search(self: FlatStore, q: str,   # the user's text
            mode: str = 'hybrid',      # 'keyword', 'vector' or 'hybrid'
            kw: str = 'any',           # keyword mode: 'any' term (prefix, bm25) or 'all' terms
@@ -329,32 +375,11 @@ def search(self: FlatStore, q: str,   # the user's text
     q, docs = _search_args(q, mode, kw, engine, limit, depth, k, weights, docs, pages, max_df, min_terms, fuse,
                            min_hits, rerank, held_first)
     with self.reading(mem) as m:                   # one version of the store for the whole call
-        kc, where, jobs = with_ctx if kw_ctx is None else kw_ctx, (_hashable(docs), _hashable(pages)), {}
-        if mode != 'vector':
-            jobs['kw'] = (('kw', q, kw, kc, depth, *where, max_df, min_terms, engine, min_hits),
-                          lambda: self._keyword(q, kw, kc, depth, docs, pages, max_df, min_terms, engine, mem=m,
-                                                min_hits=min_hits))
-        if mode != 'keyword':
-            qv = self._qvec(q, qvec, m)
-            jobs['vec'] = (('vec', qv.tobytes(), with_ctx, depth, *where, pool),
-                           lambda: self._vector(qv, with_ctx, depth, docs, pages, mem=m, pool=pool))
-        # (SQLite's ranking and pooled windows read the store's connection: one thread)
-        together = keyword.PARALLEL_FROM is not None and m.n >= keyword.PARALLEL_FROM and engine == 'memory' and not pool
-        legs = dict(zip(jobs, _legs(m, list(jobs.values()), together)))
-        kl, vl = legs.get('kw'), legs.get('vec')
-    legs = [l for l in (kl, vl) if l is not None]
-    w = (weights[0] * 2 * kl.cover if adapt else weights[0], weights[1]) if mode == 'hybrid' else None
-    fused = rrf([l.pos for l in legs], k, w) if fuse == 'rrf' else minmax([l.pos for l in legs], [l.score for l in legs], w)
-    if held_first is not None and mode == 'hybrid':
-        fused = tier_by_held(fused, dict(zip(kl.pos, kl.held or [])), held_first * kl.terms)
+        kl, vl = self._both_legs(m, q, mode, kw, with_ctx if kw_ctx is None else kw_ctx, with_ctx, depth, docs, pages,
+                                 max_df, min_terms, engine, min_hits, pool, qvec)
+    fused = _fused(kl, vl, mode, k, weights, fuse, adapt, held_first)
     if rerank: fused = self._rerank(q, fused, rerank, m, k, max_df, min_terms)
-    kpos, vpos = {j: i for i, j in enumerate(kl.pos if kl else [], 1)}, {j: i for i, j in enumerate(vl.pos if vl else [], 1)}
-    ks, vs = dict(zip(kl.pos, kl.score)) if kl else {}, dict(zip(vl.pos, vl.score)) if vl else {}
-    kh = dict(zip(kl.pos, kl.held)) if kl and kl.held is not None else {}
-    raw = lambda d, j: float(d[j]) if j in d else None
-    if isinstance(m.chunks, Rows): m.chunks.fetch(j for j, _ in fused[:limit])   # the hits' records in one query
-    return [Hit(m.chunks[j], r, s, kpos.get(j), vpos.get(j), kw_score=raw(ks, j), vec_score=raw(vs, j),
-                kw_held=kh.get(j)) for r, (j, s) in enumerate(fused[:limit], 1)]
+    return _hits_of(m, fused[:limit], kl, vl)
 
 
 # %% ../nbs/06_store.ipynb #5c0a0004
