@@ -136,6 +136,20 @@ class Kernels(NamedTuple):
 
 _compiled, _failed, _compiling = [], [], threading.Lock()
 
+def _warm(ks: Kernels):
+    "Run each kernel on the kinds of arrays a search passes, so that no search compiles."
+    # postings in memory, or mapped from a snapshot's files (read-only, counts as `_stored` keeps them)
+    for ro, count in itertools.product((False, True), (np.float32, np.uint16)):
+        # rows, counts in the text and the context, and the row norms (computed: never mapped)
+        a = [np.zeros(1, t) for t in (np.int32, count, count, np.float64)]
+        for x in a[:3]: x.flags.writeable = not ro
+        ks.parts(*a[:3], 0, 1, True, a[3], 1.0)
+        ks.add(np.zeros(1), np.zeros(1, np.int32), a[0], np.zeros(1))
+        ks.dense_parts(np.ones(1), a[3], 1.0, ks.summed_counts(*a[:3], 0, 1, True, np.zeros(1)))
+        ks.summed_parts(ks.summed_rows(*a[:3], 0, 1, True, np.zeros(1)), np.ones(1), a[3], 1.0)
+    ks.add(np.zeros(1), np.zeros(1, np.int32), np.zeros(1, np.int64), np.zeros(1))   # a prefix's rows
+    ks.best(np.zeros(1), np.zeros(0, bool), 1)
+
 def _compile():
     ("Compile the kernels (numba reads them from its cache after the first time) and run each on the kinds of arrays "
      "a search passes, so that no search compiles.")
@@ -143,18 +157,10 @@ def _compile():
         if _compiled or _failed: return
         try:
             import numba
-            ks = Kernels(*(numba.njit(cache=True, nogil=True, error_model='numpy')(f) for f in (_bm25_parts, _summed_rows, _summed_counts, _summed_parts, _dense_parts, _add_parts, _best_nonzero)))
-            # postings in memory, or mapped from a snapshot's files (read-only, counts as `_stored` keeps them)
-            for ro, count in itertools.product((False, True), (np.float32, np.uint16)):
-                # rows, counts in the text and the context, and the row norms (computed: never mapped)
-                a = [np.zeros(1, t) for t in (np.int32, count, count, np.float64)]
-                for x in a[:3]: x.flags.writeable = not ro
-                ks.parts(*a[:3], 0, 1, True, a[3], 1.0)
-                ks.add(np.zeros(1), np.zeros(1, np.int32), a[0], np.zeros(1))
-                ks.dense_parts(np.ones(1), a[3], 1.0, ks.summed_counts(*a[:3], 0, 1, True, np.zeros(1)))
-                ks.summed_parts(ks.summed_rows(*a[:3], 0, 1, True, np.zeros(1)), np.ones(1), a[3], 1.0)
-            ks.add(np.zeros(1), np.zeros(1, np.int32), np.zeros(1, np.int64), np.zeros(1))   # a prefix's rows
-            ks.best(np.zeros(1), np.zeros(0, bool), 1); _compiled.append(ks)
+            ks = Kernels(*(numba.njit(cache=True, nogil=True, error_model='numpy')(f) for f in (
+                _bm25_parts, _summed_rows, _summed_counts, _summed_parts, _dense_parts, _add_parts, _best_nonzero)))
+            _warm(ks)
+            _compiled.append(ks)
         except Exception as e: _failed.append(f'{type(e).__name__}: {e}')
 
 def kernels(n: int) -> Kernels | None:
@@ -194,6 +200,29 @@ def ranked_any(self: Postings, terms,  # the query's terms, each matching every 
     i = k.best(s, np.zeros(0, bool) if mask is None else mask, depth)
     return i, s[i], held[i]
 
+def _prefix_part(p: Postings, k: Kernels, tf, a: int, b: int, with_ctx: bool) -> tuple:
+    ("(rows, bm25 parts, idf, whether to keep them) of a prefix's postings `a:b`, each row's counts summed in the "
+     "thread's zeroed array `tf.a` (dropped when interrupted); rows ascending when kept.")
+    # many postings: one pass over the counts finds the rows, ascending, and their parts
+    dense = DENSE_PREFIX and DENSE_PREFIX * (b - a) > p.n
+    try:
+        if dense: c = k.summed_counts(p.idx, p.tt, p.tc, a, b, bool(with_ctx), tf.a)
+        else: rows = k.summed_rows(p.idx, p.tt, p.tc, a, b, bool(with_ctx), tf.a); c = len(rows)
+        # a long one's parts kept, as `_part` keeps them (rows ascending), unless it would crowd out the others
+        idf, keep = _idf(p.n, c), p._keeps(c) and 16 * c <= postings.TERM_CACHE
+        if dense: rows, w = k.dense_parts(tf.a, p.norm, idf, c)
+        else:
+            if keep:
+                # numpy's timsort: it merges the runs the terms' ascending rows leave, where its default sort starts
+                # over
+                rows = np.sort(rows, kind='stable')
+            w = k.summed_parts(rows, tf.a, p.norm, idf)
+    except BaseException:
+        tf.a = None
+        # interrupted (an error, ^C): counts may be left behind, so the thread's next sum starts from a new zeroed array
+        raise
+    return rows, w, idf, keep
+
 @patch
 def _any_part(self: Postings, t: str,  # a query term, matching every term it begins
               with_ctx: bool,          # count the context column too
@@ -208,23 +237,6 @@ def _any_part(self: Postings, t: str,  # a query term, matching every term it be
     # then its part
     tf = self.__dict__.setdefault('_scratch', threading.local())
     if getattr(tf, 'a', None) is None: tf.a = np.zeros(self.n)
-    # many postings: one pass over the counts finds the rows, ascending, and their parts
-    dense = DENSE_PREFIX and DENSE_PREFIX * (b - a) > self.n
-    try:
-        if dense: c = k.summed_counts(self.idx, self.tt, self.tc, a, b, bool(with_ctx), tf.a)
-        else: rows = k.summed_rows(self.idx, self.tt, self.tc, a, b, bool(with_ctx), tf.a); c = len(rows)
-        # a long one's parts kept, as `_part` keeps them (rows ascending), unless it would crowd out the others
-        idf, keep = _idf(self.n, c), self._keeps(c) and 16 * c <= postings.TERM_CACHE
-        if dense: rows, w = k.dense_parts(tf.a, self.norm, idf, c)
-        else:
-            if keep:
-                # numpy's timsort: it merges the runs the terms' ascending rows leave, where its default sort starts
-                # over
-                rows = np.sort(rows, kind='stable')
-            w = k.summed_parts(rows, tf.a, self.norm, idf)
-    except BaseException:
-        tf.a = None
-        # interrupted (an error, ^C): counts may be left behind, so the thread's next sum starts from a new zeroed array
-        raise
+    rows, w, idf, keep = _prefix_part(self, k, tf, a, b, with_ctx)
     if keep: self._keep((t, True, with_ctx), (rows.astype(np.int32), idf, w))
     return rows, w

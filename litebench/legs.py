@@ -109,6 +109,25 @@ def _vector(self, qv: np.ndarray, with_ctx: bool, depth: int, docs, pages, mem=N
 HELD_ALL_BELOW = 50_000   # rows below which numpy's 'any' leg counts the terms each row holds beside its bm25;
                           # from it, the terms its best rows alone hold (`held_by`: a few searches per term)
 
+def _any_bm25(m, ts: list, with_ctx: bool, depth: int, mask) -> Leg:
+    "The 'any' keyword leg of the terms `ts` ranked by bm25 with numpy: the `depth` best rows holding a term."
+    s, held = m.postings.tally(ts, True, with_ctx, count=m.n < HELD_ALL_BELOW)   # > 0 where a row holds a term
+    if mask is not None: s = s * mask
+    if (hit := np.count_nonzero(s)) > depth and hit * 8 > len(s):
+        i = _best(s, depth)   # many rows match: the best of all rows are rows that match
+    else: i = np.flatnonzero(s); i = i[_best(s[i], depth)]
+    held = m.postings.held_by(ts, True, with_ctx, i) if held is None else held[i]
+    return Leg(i.tolist(), s[i].tolist(), 'any', held.tolist(), len(ts))
+
+def _matching(m, ts: list, mode: str, with_ctx: bool, depth: int, mask) -> Leg:
+    "The 'all' or 'most' keyword leg of the terms `ts`: rows holding every term, or the most terms first, by bm25."
+    rows, s, held = m.postings.match(ts, mode != 'all', with_ctx, every=mode == 'all')   # the matching rows, ascending
+    key = held * (s.max(initial=0.0) + 1) + s if mode == 'most' else s
+    if mask is not None: keep = mask[rows]; rows, s, held, key = rows[keep], s[keep], held[keep], key[keep]
+    i = _best(key, depth)
+    return Leg(rows[i].tolist(), (_most(s[i], held[i]) if mode == 'most' else s[i]).tolist(), mode, held[i].tolist(),
+               len(ts))
+
 def _kw_memory(m, q: str, mode: str, with_ctx: bool, depth: int, mask, max_df: float, min_terms: int) -> Leg:
     ("The keyword leg ranked in memory, in mode 'any', 'all' or 'most' (rows holding the most terms first, then by "
      "bm25).")
@@ -117,20 +136,7 @@ def _kw_memory(m, q: str, mode: str, with_ctx: bool, depth: int, mask, max_df: f
     if mode == 'any' and (k := kernels(m.n)) is not None:            # compiled
         i, s, held = m.postings.ranked_any(ts, with_ctx, depth, mask, k)
         return Leg(i.tolist(), s.tolist(), mode, held.tolist(), len(ts))
-    if mode == 'any':                                                  # ranked by bm25
-        s, held = m.postings.tally(ts, True, with_ctx, count=m.n < HELD_ALL_BELOW)   # > 0 where a row holds a term
-        if mask is not None: s = s * mask
-        if (hit := np.count_nonzero(s)) > depth and hit * 8 > len(s):
-            i = _best(s, depth)   # many rows match: the best of all rows are rows that match
-        else: i = np.flatnonzero(s); i = i[_best(s[i], depth)]
-        held = m.postings.held_by(ts, True, with_ctx, i) if held is None else held[i]
-        return Leg(i.tolist(), s[i].tolist(), mode, held.tolist(), len(ts))
-    rows, s, held = m.postings.match(ts, mode != 'all', with_ctx, every=mode == 'all')   # the matching rows alone, ascending
-    key = held * (s.max(initial=0.0) + 1) + s if mode == 'most' else s
-    if mask is not None: keep = mask[rows]; rows, s, held, key = rows[keep], s[keep], held[keep], key[keep]
-    i = _best(key, depth)
-    return Leg(rows[i].tolist(), (_most(s[i], held[i]) if mode == 'most' else s[i]).tolist(), mode, held[i].tolist(),
-               len(ts))
+    return _any_bm25(m, ts, with_ctx, depth, mask) if mode == 'any' else _matching(m, ts, mode, with_ctx, depth, mask)
 
 def _kw_fts5(self, m, q: str, mode: str, with_ctx: bool, depth: int, docs, pages, max_df: float, min_terms: int) -> Leg:
     ("The keyword leg ranked by SQLite (`_fts5`), in the same modes; the terms each row holds are read from the "
@@ -162,14 +168,16 @@ def _pages(pages):
 
 FUSIONS = ('rrf', 'minmax')
 
-def _search_args(q, mode, kw, engine, limit, depth, k, weights, docs, pages, max_df, min_terms, fuse='rrf', min_hits=3,
-                 rerank=0, held_first=None) -> tuple:
-    "The query made valid Unicode and `docs` as a list, once every argument of `search` is checked."
+def _check_choices(q, mode, kw, engine, fuse):
+    "Refuse a query that is not a string, and a mode, keyword mode, engine or fusion not offered."
     if q is not None and not isinstance(q, str): raise ValueError(f'q must be a string, got {type(q).__name__}')
     if mode not in MODES: raise ValueError(f'mode must be one of {MODES}, got {mode!r}')
     if kw not in KW_MODES: raise ValueError(f"keyword mode must be 'any', 'all' or 'relax', got {kw!r}")
     if engine not in ('memory', 'fts5'): raise ValueError(f"engine must be 'memory' or 'fts5', got {engine!r}")
     if fuse not in FUSIONS: raise ValueError(f"fuse must be 'rrf' or 'minmax', got {fuse!r}")
+
+def _check_numbers(limit, depth, weights, min_hits, rerank, held_first, k, max_df, min_terms):
+    "Refuse a count, weight, share or RRF constant of `search` out of its range, in the order of `search`'s checks."
     positive_int('limit', limit); positive_int('depth', depth); check_weights(weights, 2)
     if positive_int('min_hits', min_hits) > depth:
         raise ValueError(f'min_hits must be at most depth ({depth}), got {min_hits!r}')
@@ -181,12 +189,23 @@ def _search_args(q, mode, kw, engine, limit, depth, k, weights, docs, pages, max
     if not (_real(max_df) and max_df >= 0): raise ValueError(f'max_df must be a finite number >= 0, got {max_df!r}')
     if isinstance(min_terms, bool) or not isinstance(min_terms, (int, np.integer)) or min_terms < 0:
         raise ValueError(f'min_terms must be an integer >= 0, got {min_terms!r}')
+
+def _docs_list(docs) -> list | None:
+    "`docs` as a list of document names (None: all); an error for a string or anything else."
     if isinstance(docs, (str, bytes)):
         raise ValueError(f'docs must be a list of document names, got the string {docs!r}')
-    if docs is not None:
-        docs = list(docs)
-        if not docs or not all(isinstance(d, str) for d in docs):
-            raise ValueError(f'docs must be a non-empty list of document names (None: all), got {docs!r}')
+    if docs is None: return None
+    docs = list(docs)
+    if not docs or not all(isinstance(d, str) for d in docs):
+        raise ValueError(f'docs must be a non-empty list of document names (None: all), got {docs!r}')
+    return docs
+
+def _search_args(q, mode, kw, engine, limit, depth, k, weights, docs, pages, max_df, min_terms, fuse='rrf', min_hits=3,
+                 rerank=0, held_first=None) -> tuple:
+    "The query made valid Unicode and `docs` as a list, once every argument of `search` is checked."
+    _check_choices(q, mode, kw, engine, fuse)
+    _check_numbers(limit, depth, weights, min_hits, rerank, held_first, k, max_df, min_terms)
+    docs = _docs_list(docs)
     if pages is not None: _pages(pages)
     return valid_text(q or ''), docs
 

@@ -17,7 +17,8 @@ __all__ = ['INSTANCES_AT_ONCE', 'PREFIX_POSTINGS', 'TERM_CACHE', 'postings_array
 # %% ../nbs/06b_postings.ipynb #67091800
 def _postings_rows(db, pos: dict, n: int) -> dict:
     "The postings read row by row from FTS5's 'instance' vocabulary (the reference; slow on a large store)."
-    rows = db.execute('SELECT term, doc, col, count(*) FROM temp.fts_vi GROUP BY term, doc, col ORDER BY term, doc').fetchall()
+    rows = db.execute('SELECT term, doc, col, count(*) FROM temp.fts_vi GROUP BY term, doc, col '
+                      'ORDER BY term, doc').fetchall()
     vocab, off, idx, tt, tc = [], [], [], [], []
     for term, rid, col, c in rows:
         if not vocab or vocab[-1] != term: vocab.append(term); off.append(len(idx))
@@ -48,9 +49,9 @@ def _instance_rows(db, vocab: list, cnt: np.ndarray) -> np.ndarray:
         i = j
     return np.concatenate(out)
 
-def _postings_fast(db, pos: dict, n: int) -> dict | None:
-    ("The postings counted with numpy: each term's instances in index order (one column of row ids), the context "
-     "column's counts from its distinct texts; None when a check fails.")
+def _instances(db) -> tuple | None:
+    ("(vocab, each instance's row id in index order, each term's first instance) from "
+     "the index's vocabulary tables; None when a check fails (terms not ascending, counts off, rows not ascending).")
     vr = db.execute('SELECT term, cnt FROM temp.fts_vr').fetchall()
     vocab, cnt = [t for t, _ in vr], np.array([c for _, c in vr], np.int64)
     if any(a >= b for a, b in zip(vocab, vocab[1:])) or (cnt < 1).any(): return None
@@ -61,30 +62,41 @@ def _postings_fast(db, pos: dict, n: int) -> dict | None:
     down = rid[1:] < rid[:-1]
     down[starts[1:] - 1] = False                             # a row before the last one, within a term
     if down.any(): return None                                                          # rows ascend within each term
-    new = np.ones(len(rid), bool)
-    np.not_equal(rid[1:], rid[:-1], out=new[1:])
-    new[starts] = True   # a new row, or a new term
-    first = np.flatnonzero(new); tot = np.diff(np.append(first, len(rid))); R = int(rid.max(initial=0)) + 1
-    # each term's postings
-    per = np.add.reduceat(new, starts, dtype=np.int64) if len(starts) else np.zeros(0, np.int64)
-    row = rid[first]
-    key = np.repeat(np.arange(len(vocab), dtype=np.int64), per) * R + row      # (term, row), ascending
-    at, by = {t: i for i, t in enumerate(vocab)}, {}
+    return vocab, rid, starts
+
+def _contexts(db) -> tuple:
+    "(whether the index reads a store's view, {context text: the row ids that have it}) of the rows with a context."
+    by = {}
     # a store's index reads its text through `index_text`
     view = db.execute("SELECT 1 FROM sqlite_master WHERE name='chunks_ix'").fetchone() is not None
-    for r, x in db.execute("SELECT id, ctx FROM chunks WHERE ctx <> ''" if view else "SELECT rowid, ctx FROM fts WHERE ctx <> ''"):
+    for r, x in db.execute("SELECT id, ctx FROM chunks WHERE ctx <> ''" if view
+                           else "SELECT rowid, ctx FROM fts WHERE ctx <> ''"):
         by.setdefault(x, []).append(r)   # a context's text, folded once below, not every row's
-    # every (term, row) of the contexts and its count: one search for them all
+    return view, by
+
+def _ctx_pairs(by: dict, at: dict, view: bool, R: int) -> tuple | None:
+    ("(the key term × `R` + row of every (term, row) of the contexts `by`, its count), each context's text folded "
+     "once; None when a context holds a term not in `at`.")
     ks, cs = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
     for x, rs in by.items():
         tx = Counter(index_tokens(x) if view else fts_tokens(x))
         if any(t not in at for t in tx): return None
         ks.append((np.array([at[t] for t in tx], np.int64)[:, None] * R + np.array(rs, np.int64)).ravel())
         cs.append(np.repeat(np.array(list(tx.values()), np.int64), len(rs)))
-    k = np.concatenate(ks); i = np.searchsorted(key, k)
+    return np.concatenate(ks), np.concatenate(cs)
+
+def _ctx_counts(db, vocab: list, key: np.ndarray, R: int, m: int) -> np.ndarray | None:
+    ("Each of the `m` (term, row) postings' count in the context column (`key`: term × `R` + row, ascending), from "
+     "the distinct contexts' texts; None when a context holds a term the index lacks or a pair it does not list.")
+    at, (view, by) = {t: i for i, t in enumerate(vocab)}, _contexts(db)
+    if (got := _ctx_pairs(by, at, view, R)) is None: return None
+    # every (term, row) of the contexts and its count: one search for them all
+    k, c = got; i = np.searchsorted(key, k)
     if (i >= len(key)).any() or (key[np.minimum(i, len(key) - 1)] != k).any(): return None
-    tc = np.bincount(i, np.concatenate(cs), len(first)).astype(np.int64)                # whole numbers: exact as floats
-    if (tc > tot).any(): return None
+    return np.bincount(i, c, m).astype(np.int64)                # whole numbers: exact as floats
+
+def _positions(pos: dict, row: np.ndarray, R: int) -> np.ndarray:
+    "Each posting's row position (`pos`: row id → position); a `KeyError` naming a row id with no position."
     ids, p = np.fromiter(pos, np.int64, len(pos)), np.fromiter(pos.values(), np.int64, len(pos))
     ok = (ids >= 0) & (ids < R)
     lut = np.full(R, -1, np.int64)
@@ -92,8 +104,31 @@ def _postings_fast(db, pos: dict, n: int) -> dict | None:
     # each posting's row position (a row id below 0 holds no term here: left out, not counted from the end)
     idx = lut[row]
     if (idx < 0).any(): raise KeyError(int(row[idx < 0][0]))
-    return dict(vocab=vocab, off=np.append(0, np.cumsum(per)).astype(np.int64), idx=idx.astype(np.int32),
-                tt=(tot - tc).astype(np.float32), tc=tc.astype(np.float32))
+    return idx
+
+def _term_rows(rid: np.ndarray, starts: np.ndarray, terms: int) -> tuple:
+    ("The postings in the instances' row ids `rid`: (each posting's first instance, its count, the row ids' bound R, "
+     "each term's number of postings, each posting's row id, its key term × R + row, ascending).")
+    new = np.ones(len(rid), bool)
+    np.not_equal(rid[1:], rid[:-1], out=new[1:])
+    new[starts] = True   # a new row, or a new term
+    first = np.flatnonzero(new); tot = np.diff(np.append(first, len(rid))); R = int(rid.max(initial=0)) + 1
+    # each term's postings
+    per = np.add.reduceat(new, starts, dtype=np.int64) if len(starts) else np.zeros(0, np.int64)
+    row = rid[first]
+    return first, tot, R, per, row, np.repeat(np.arange(terms, dtype=np.int64), per) * R + row   # (term, row) ascending
+
+def _postings_fast(db, pos: dict, n: int) -> dict | None:
+    ("The postings counted with numpy: each term's instances in index order (one column of row ids), the context "
+     "column's counts from its distinct texts; None when a check fails.")
+    if (got := _instances(db)) is None: return None
+    vocab, rid, starts = got
+    first, tot, R, per, row, key = _term_rows(rid, starts, len(vocab))
+    tc = _ctx_counts(db, vocab, key, R, len(first))
+    if tc is None or (tc > tot).any(): return None
+    return dict(vocab=vocab, off=np.append(0, np.cumsum(per)).astype(np.int64),
+                idx=_positions(pos, row, R).astype(np.int32), tt=(tot - tc).astype(np.float32),
+                tc=tc.astype(np.float32))
 
 def postings_arrays(db, pos: dict, n: int) -> dict:
     ("Every indexed term's postings as arrays (vocab, off, idx, tt, tc, dl) from the FTS5 index in `db`, and the "
@@ -110,7 +145,8 @@ class Postings:
     def __init__(self, db, pos: dict, n: int,  # the connection (FTS5 table `fts`), row id -> position, rows
                  arrays: dict | None = None):  # the `postings_arrays`, when already at hand (e.g. memory-mapped)
         a = postings_arrays(db, pos, n) if arrays is None else arrays
-        self.vocab, self.off, self.idx, self.tt, self.tc, self.dl, self.n = a['vocab'], a['off'], a['idx'], a['tt'], a['tc'], a['dl'], n
+        self.vocab, self.off, self.idx, self.tt, self.tc = a['vocab'], a['off'], a['idx'], a['tt'], a['tc']
+        self.dl, self.n = a['dl'], n
         self.norm = 1.2 * (1 - 0.75 + 0.75 * self.dl / max(self.dl.mean(), 1e-9)) if n else self.dl
         # arrays made without them: made now
         p = a if 'pidx' in a else prefix_postings(self.vocab, self.off, self.idx, self.tt, self.tc, n)
@@ -143,6 +179,12 @@ def _per_row(rows: np.ndarray, w: np.ndarray, n: int) -> tuple:
     keep = total(s) > 0
     return rows[keep], s[keep]
 
+def _prefix_arrays(pre: list, rows: list, cnt: list) -> dict:
+    "The prefixes' postings as arrays: `pre`, and their rows and counts laid end to end (`poff`, `pidx`, `ptt`, `ptc`)."
+    c = np.concatenate(cnt)
+    return dict(pre=np.array(pre, np.int32), poff=np.cumsum([0] + [len(r) for r in rows[1:]]).astype(np.int64),
+                pidx=np.concatenate(rows), ptt=c[:, 0].astype(np.float32), ptc=c[:, 1].astype(np.float32))
+
 def prefix_postings(vocab: list, off, idx, tt, tc,  # the terms' postings (`postings_arrays`)
                     n: int                           # rows
                    ) -> dict:
@@ -156,10 +198,7 @@ def prefix_postings(vocab: list, off, idx, tt, tc,  # the terms' postings (`post
         a, b = off[lo], off[hi]
         r, c = _per_row(np.asarray(idx[a:b]), np.stack([tt[a:b], tc[a:b]], 1).astype(np.float64), n)
         pre.append(lo); rows.append(r.astype(np.int32)); cnt.append(c)
-    c = np.concatenate(cnt)
-    return dict(pre=np.array(pre, np.int32), poff=np.cumsum([0] + [len(r) for r in rows[1:]]).astype(np.int64),
-                pidx=np.concatenate(rows),
-                ptt=c[:, 0].astype(np.float32), ptc=c[:, 1].astype(np.float32))
+    return _prefix_arrays(pre, rows, cnt)
 
 @patch
 def range_of(self: Postings, term: str, prefix: bool) -> tuple:
@@ -276,7 +315,8 @@ def tally(self: Postings, terms,  # the query's terms
     if not parts: return np.zeros(self.n), np.zeros(self.n, np.int64) if count else None
     # every term's rows, in the terms' order: bincount adds them in that order
     rows = np.concatenate([p[0] for p in parts])
-    return np.bincount(rows, weights=np.concatenate([p[2] for p in parts]), minlength=self.n), np.bincount(rows, minlength=self.n) if count else None
+    return (np.bincount(rows, weights=np.concatenate([p[2] for p in parts]), minlength=self.n),
+            np.bincount(rows, minlength=self.n) if count else None)
 
 def _within(rows: np.ndarray, among: np.ndarray) -> tuple:
     "(where each of `rows` is or would go in the ascending `among`, whether it is there)."
@@ -319,16 +359,20 @@ def _plain(self: Postings, idx, tt, tc, a: int, b: int) -> tuple:
                 int(np.count_nonzero(tt[a:b])))
     return c[k]
 
+def _intersected(got: list) -> np.ndarray:
+    "The rows every term's postings in `got` hold, ascending: intersected, starting from the rarest term."
+    rows = None
+    for idx, _, _, a, b, _ in sorted(got, key=lambda g: g[4] - g[3]):
+        rows = np.asarray(idx[a:b], np.int32) if rows is None else rows[_within(rows, idx[a:b])[1]]
+    return rows
+
 @patch
 def _every(self: Postings, got: list,  # each term's postings, one list with rows ascending (`postings_of`)
            with_ctx: bool               # count the context column too
           ) -> tuple:
     ("`match`'s numbers with `every`, from the terms' row ids: intersected first, so a common term's count and bm25 "
      "part are worked out for the rows left, not for every row that holds it.")
-    rows = None
-    # intersected, starting from the rarest term
-    for idx, _, _, a, b, _ in sorted(got, key=lambda g: g[4] - g[3]):
-        rows = np.asarray(idx[a:b], np.int32) if rows is None else rows[_within(rows, idx[a:b])[1]]
+    rows = _intersected(got)
     # as `term_rows` counts
     ws = [_counts(tt, tc, a + np.searchsorted(idx[a:b], rows), with_ctx) for idx, tt, tc, a, b, _ in got]
     # a row holds a term only where it counts (its text alone, without the context)
