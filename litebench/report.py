@@ -242,15 +242,19 @@ def _body(s: dict, tb: dict) -> list:
         if len(tb.get(t, [])): out += [f'## {t.capitalize()} ({what})', '', _md(tb[t]), '']
     return out + ['## Latency (ms per call, warm)', '', _md(tb['latency']), '']
 
+def _opening(s: dict) -> list:
+    "The report's legend and its count of failed rows, with a note when a cell's questions had no text."
+    out = [LEGEND.format(min_n=s['min_n'], primary=_name(s['primary']), binary=_name(s['binary'])), '',
+           f"{s['errors']} of {s['rows']} rows failed.", '']
+    if any(c.get('no_text') for c in s['cells']): out += [NO_TEXT, '']
+    return out
+
 def render(run) -> str:
     "The run's markdown report, written to `report.md` with `figure.png` beside it: a pure function of the folder."
     import matplotlib.pyplot as plt
     run = Path(run); r = read_run(run); head = header(r, run.name); s = summary_of(r)
     if s is None: return _write(run, head + ['No summary: the run ended before any row was written.'])
-    head += [LEGEND.format(min_n=s['min_n'], primary=_name(s['primary']), binary=_name(s['binary'])), '',
-             f"{s['errors']} of {s['rows']} rows failed.", '']
-    if any(c.get('no_text') for c in s['cells']): head += [NO_TEXT, '']
-    head += _body(s, tables(r))
+    head += _opening(s) + _body(s, tables(r))
     if any(isinstance(c.get(s['primary']), dict) for c in s['cells']):
         fig = figure(r); fig.savefig(run / 'figure.png', dpi=110); plt.close(fig)
         head += [f'![{s["primary"]} per system](figure.png)', '']
