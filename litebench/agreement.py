@@ -70,21 +70,30 @@ def _nugget_index(rec, g, path, i) -> int:
     if hit: return hit[0]
     raise ValueError(f"{path}: record {i}: question {rec['qid']} has no nugget {n!r} (its nuggets: {ns})")
 
+def _answer_labelled(by_key: dict, r: dict, path: Path, i: int, label: str) -> dict:
+    "The graded answer label `i` is about; an error naming the record when judge `label` graded none."
+    g = by_key.get((r['qid'], r['system']))
+    if g is None:
+        raise ValueError(f"{path}: record {i}: judge {label} graded no answer of {r['system']} to {r['qid']}")
+    return g
+
+def _first_time(seen: set, r: dict, j: int, path: Path, i: int):
+    "Note that `r['by']` labelled nugget `j` of this answer; an error naming the record when they had already."
+    if (key := (r['qid'], r['system'], j, r['by'])) in seen:
+        raise ValueError(f"{path}: record {i}: {r['by']} labelled nugget {j + 1} of "
+                         f"{r['system']} on {r['qid']} twice")
+    seen.add(key)
+
 def _label_pairs(labels: list, grades: list, path: Path, label: str) -> tuple:
     ("([(the person's verdict, the judge's)] per label, labels skipped for want of a verdict); an error naming the "
      "record that meets no graded answer or labels a nugget twice, or when no label meets a verdict.")
     by_key, pairs, skipped, seen = {(g['qid'], g['system']): g for g in grades}, [], 0, set()
     for i, r in enumerate(labels, 1):
-        g = by_key.get((r['qid'], r['system']))
-        if g is None:
-            raise ValueError(f"{path}: record {i}: judge {label} graded no answer of {r['system']} to {r['qid']}")
+        g = _answer_labelled(by_key, r, path, i, label)
         # no verdict to compare: an abstention or a failed row
         if g['nuggets_found'] is None: skipped += 1; continue
         j = _nugget_index(r, g, path, i)
-        if (key := (r['qid'], r['system'], j, r['by'])) in seen:
-            raise ValueError(f"{path}: record {i}: {r['by']} labelled nugget {j + 1} of "
-                             f"{r['system']} on {r['qid']} twice")
-        seen.add(key); pairs.append((r['found'], g['nuggets_found'][j]))
+        _first_time(seen, r, j, path, i); pairs.append((r['found'], g['nuggets_found'][j]))
     if not pairs: raise ValueError(f'{path}: no label meets a verdict of judge {label}')
     return pairs, skipped
 

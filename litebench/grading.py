@@ -172,6 +172,26 @@ def _calibration(grades: list, bins: int) -> list:
     return [f'## Calibration of stated confidence (answers given; {bins} bins)', '',
             _md(rel.drop(columns='ece').round(3)), '', f'ECE: {eces}.', '']
 
+def _system_sections(grades: list, metrics: dict, n_boot: int, seed: int) -> list:
+    "The grades' tables by system, then by system and suite: each metric's mean and interval."
+    out = []
+    for title, by in (('By system', ('system',)), ('By system and suite', ('system', 'suite'))):
+        t = system_table(grades, by, n_boot, seed)
+        out += [f'## {title}', '', _md(_cols(t, (*by, 'rows', 'failed'), metrics)), '']
+    return out
+
+def _abstention_section(grades: list, n_boot: int, seed: int) -> list:
+    "The abstention table: unanswerable questions abstained on, answerable ones answered."
+    ab = dict(unanswerable_abstained='unanswerable: abstained', answerable_answered='answerable: answered')
+    return ['## Abstention (share right, failed rows left out)', '',
+            _md(_cols(abstention_table(grades, n_boot, seed), ('system',), ab)), '']
+
+def _failed_rows(grades: list) -> list:
+    "The failed rows, one bold line each (nothing when none failed)."
+    bad = [g for g in grades if g['error']]
+    if not bad: return []
+    return ['## Failed rows', ''] + [f"- **{g['system']} / {g['qid']}**: {g['error']}" for g in bad] + ['']
+
 def render_judge(run,                 # the run folder
                  label: str = 'match',  # the judge (its folder under judge/)
                  bins: int = 5,       # confidence bins of the reliability table
@@ -184,14 +204,7 @@ def render_judge(run,                 # the run folder
     line, measured = agreement_line(run, label)
     metrics = dict(nugget_recall='nugget recall' + ('' if measured else ' (advisory)'),
                    citation_precision='citation precision')
-    out = _judge_head(meta, label, line)
-    for title, by in (('By system', ('system',)), ('By system and suite', ('system', 'suite'))):
-        t = system_table(grades, by, n_boot, seed)
-        out += [f'## {title}', '', _md(_cols(t, (*by, 'rows', 'failed'), metrics)), '']
-    ab = dict(unanswerable_abstained='unanswerable: abstained', answerable_answered='answerable: answered')
-    out += ['## Abstention (share right, failed rows left out)', '',
-            _md(_cols(abstention_table(grades, n_boot, seed), ('system',), ab)), ''] + _calibration(grades, bins)
+    out = _judge_head(meta, label, line) + _system_sections(grades, metrics, n_boot, seed)
+    out += _abstention_section(grades, n_boot, seed) + _calibration(grades, bins)
     out += ['## Where answerable questions were lost (the first layer that lost each)', '', _md(lost_table(grades)), '']
-    bad = [g for g in grades if g['error']]
-    if bad: out += ['## Failed rows', ''] + [f"- **{g['system']} / {g['qid']}**: {g['error']}" for g in bad] + ['']
-    return '\n'.join(out)
+    return '\n'.join(out + _failed_rows(grades))

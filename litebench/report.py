@@ -146,19 +146,24 @@ def _panel(ax, s: dict, cs: list, key: tuple, systems: list, suites: list):
     ax.set_xticks(range(len(systems)), systems, rotation=35, ha='right'); ax.grid(axis='y', alpha=.3)
     ax.set_title(', '.join(f'{g}: {v}' for g, v in zip(groups, key)) or s['primary'])
 
+def _layout(s: dict) -> tuple:
+    "(the cells with an interval of the primary metric, the panels' keys, the systems, the suites), as first seen."
+    cs = [c for c in s['cells'] if isinstance(c.get(s['primary']), dict)]
+    panels = list(dict.fromkeys(tuple(c[g] for g in s['group'] if g != 'suite') for c in cs))
+    return cs, panels, list(dict.fromkeys(c[s['by']] for c in cs)), list(dict.fromkeys(c.get('suite', '') for c in cs))
+
 def figure(run  # the run folder, or what `read_run` gave for it
           ):
     "The primary metric with its 95% interval per system; one panel per group other than the suite, a marker per suite."
     import matplotlib.pyplot as plt
-    s = summary_of(run if isinstance(run, dict) else read_run(run)); by, P = s['by'], s['primary']
-    cs = [c for c in s['cells'] if isinstance(c.get(P), dict)]
-    panels = list(dict.fromkeys(tuple(c[g] for g in s['group'] if g != 'suite') for c in cs))
-    systems = list(dict.fromkeys(c[by] for c in cs)); suites = list(dict.fromkeys(c.get('suite', '') for c in cs))
+    s = summary_of(run if isinstance(run, dict) else read_run(run))
+    cs, panels, systems, suites = _layout(s)
     fig, axes = plt.subplots(1, max(len(panels), 1),
                              figsize=(max(5.5, 0.7 * len(systems) + 2.5) * max(len(panels), 1) ** 0.8, 3.8),
                              sharey=True, squeeze=False)
     for ax, key in zip(axes[0], panels): _panel(ax, s, cs, key, systems, suites)
-    axes[0][0].set_ylabel(f'{_name(P)}, 95% CI'); axes[0][0].legend(loc='best', fontsize=8); fig.tight_layout()
+    axes[0][0].set_ylabel(f"{_name(s['primary'])}, 95% CI")
+    axes[0][0].legend(loc='best', fontsize=8); fig.tight_layout()
     return fig
 
 # %% ../nbs/14_report.ipynb #7b0a0019
@@ -237,15 +242,19 @@ def _body(s: dict, tb: dict) -> list:
         if len(tb.get(t, [])): out += [f'## {t.capitalize()} ({what})', '', _md(tb[t]), '']
     return out + ['## Latency (ms per call, warm)', '', _md(tb['latency']), '']
 
+def _opening(s: dict) -> list:
+    "The report's legend and its count of failed rows, with a note when a cell's questions had no text."
+    out = [LEGEND.format(min_n=s['min_n'], primary=_name(s['primary']), binary=_name(s['binary'])), '',
+           f"{s['errors']} of {s['rows']} rows failed.", '']
+    if any(c.get('no_text') for c in s['cells']): out += [NO_TEXT, '']
+    return out
+
 def render(run) -> str:
     "The run's markdown report, written to `report.md` with `figure.png` beside it: a pure function of the folder."
     import matplotlib.pyplot as plt
     run = Path(run); r = read_run(run); head = header(r, run.name); s = summary_of(r)
     if s is None: return _write(run, head + ['No summary: the run ended before any row was written.'])
-    head += [LEGEND.format(min_n=s['min_n'], primary=_name(s['primary']), binary=_name(s['binary'])), '',
-             f"{s['errors']} of {s['rows']} rows failed.", '']
-    if any(c.get('no_text') for c in s['cells']): head += [NO_TEXT, '']
-    head += _body(s, tables(r))
+    head += _opening(s) + _body(s, tables(r))
     if any(isinstance(c.get(s['primary']), dict) for c in s['cells']):
         fig = figure(r); fig.savefig(run / 'figure.png', dpi=110); plt.close(fig)
         head += [f'![{s["primary"]} per system](figure.png)', '']
@@ -309,6 +318,15 @@ def _paired_systems(ra: dict, rb: dict, by: str, P: str, B: str) -> list:
     return [dict(system=x, **d) for x in sorted(set(A[by]) & set(Bf[by]))
             if (d := paired(A[A[by] == x], Bf[Bf[by] == x], P, B))]
 
+def _run_label(name, r: dict) -> str:
+    "A run's folder name, with its status when it did not finish."
+    return f"{Path(name).name}" + (f" (partial: {r['run']['status']})" if r['partial'] else '')
+
+def _changes_head(ch: pd.DataFrame, B: str) -> str:
+    "The heading over the questions whose `B` changed: how many were lost, how many gained."
+    return (f"## Questions whose {B} changed: {int((ch['change'] == 'lost').sum())} lost, "
+            f"{int((ch['change'] == 'gained').sum())} gained")
+
 def compare_runs(run_a,                       # run a's folder (the baseline)
                  run_b,                       # run b's folder, compared with a
                  allow_partial: bool = False  # compare runs that did not finish
@@ -321,8 +339,6 @@ def compare_runs(run_a,                       # run a's folder (the baseline)
     pairs = _paired_systems(ra, rb, by, P, B)
     if not pairs: raise ValueError(f'{run_a} and {run_b} share no system on the same questions: nothing to pair')
     ch = changes(ra['rows'], rb['rows'], by, B)
-    label = lambda n, r: f"{Path(n).name}" + (f" (partial: {r['run']['status']})" if r['partial'] else '')
-    return '\n'.join([f'# compare: {label(run_a, ra)} → {label(run_b, rb)}', '',
+    return '\n'.join([f'# compare: {_run_label(run_a, ra)} → {_run_label(run_b, rb)}', '',
                       f'Paired on shared questions; Δ = b − a.', '', _pairs_table(pairs, P, B).to_markdown(index=False),
-                      '', f"## Questions whose {B} changed: {int((ch['change'] == 'lost').sum())} lost, "
-                      f"{int((ch['change'] == 'gained').sum())} gained", '', _md(ch), ''])
+                      '', _changes_head(ch, B), '', _md(ch), ''])

@@ -153,6 +153,16 @@ def _abstention(a: list, u: list, n_boot: int, seed: int) -> dict:
     _, rlo, rhi = bootstrap_ci(right)
     return dict(auroc=auc, auroc_lo=lo, auroc_hi=hi, **best_threshold(a, u), as_run_lo=rlo, as_run_hi=rhi)
 
+def _system_abstentions(s, g: pd.DataFrame, n_boot: int, seed: int, done: dict) -> list:
+    "System `s`'s rows per confidence score it carries (`done`: the scores already assessed, by their values)."
+    ans, out = g['answerable'].astype(bool).tolist(), []
+    for name, v in _confidences(g).items():
+        if name != 'fused' and all(x is None for x in v): continue   # a leg this system does not have
+        a, u = [x for x, y in zip(v, ans) if y], [x for x, y in zip(v, ans) if not y]
+        if (key := repr((a, u))) not in done: done[key] = _abstention(a, u, n_boot, seed)   # same scores: once
+        out.append(dict(system=s, score=name, **done[key]))
+    return out
+
 def abstentions(df,                 # a run's rows as a `frame`
                 by: str = 'system', # the column naming a system
                 n_boot: int = 2000, # bootstrap resamples of the AUROC's interval
@@ -165,13 +175,7 @@ def abstentions(df,                 # a run's rows as a `frame`
     ok = _clean(df)
     if 'answerable' not in ok or ok['answerable'].all() or not ok['answerable'].any(): return []
     out, done = [], {}
-    for s, g in ok.groupby(by, sort=False):
-        ans = g['answerable'].astype(bool).tolist()
-        for name, v in _confidences(g).items():
-            if name != 'fused' and all(x is None for x in v): continue   # a leg this system does not have
-            a, u = [x for x, y in zip(v, ans) if y], [x for x, y in zip(v, ans) if not y]
-            if (key := repr((a, u))) not in done: done[key] = _abstention(a, u, n_boot, seed)   # same scores: once
-            out.append(dict(system=s, score=name, **done[key]))
+    for s, g in ok.groupby(by, sort=False): out += _system_abstentions(s, g, n_boot, seed, done)
     return out
 
 def shapleys(df,                 # a run's rows as a `frame`

@@ -144,13 +144,17 @@ def _misses(r: dict) -> list:
             _md(m, ['query', 'type', 'source', 'rank', 'took_first']), '']
 
 # %% ../nbs/18b_tally.ipynb #89ee3c5d
+def _latency(bench: dict) -> list:
+    "The latency section: each corpus's and side's median and p90 (nothing when the queries were not timed)."
+    if not bench: return []
+    return ['## Latency (ms per query: median and p90 of per-query medians)', '',
+            _md([dict(corpus=c, side=s, **v) for c, b in bench.items() for s, v in b.items() if v]), '']
+
 def render(rep: dict, misses: bool = False) -> str:
     "The harness's report as markdown."
     out = _headline(rep) + [l for r in rep['runs'] for l in _errors(r)] + [l for r in rep['runs'] for l in _tables(r)]
     out += [l for d in rep['diff'] for l in _diff(d)] + (_regress(rep['regress']) if rep['regress'] else [])
-    if rep['bench']:
-        out += ['## Latency (ms per query: median and p90 of per-query medians)', '',
-                _md([dict(corpus=c, side=s, **v) for c, b in rep['bench'].items() for s, v in b.items() if v]), '']
+    out += _latency(rep['bench'])
     if misses: out += [l for r in rep['runs'] for l in _misses(r)]
     if rep.get('losses'): out += ['## Losses', ''] + [f'- {l}' for l in rep['losses']] + ['']
     return '\n'.join(out)

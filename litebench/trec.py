@@ -305,6 +305,14 @@ def _missing(ranked: dict, where: dict, run_file, mapping_file, skip_missing: bo
                          f'{", ".join(missing[:5])}' + (' …' if len(missing) > 5 else ''))
     return missing, sum(d not in where for ds in ranked.values() for d, _ in ds)
 
+def _placed(ranked: dict, where: dict) -> dict:
+    "{qid: the mapping's place of each docno it has, with the run's score}, in the run's order."
+    return {q: [dict(where[d], score=s) for d, s in ds if d in where] for q, ds in ranked.items()}
+
+def _question_texts(questions, topics) -> list:
+    "[(qid, text)] of the `Question`s, or else of the topics file."
+    return [(q.id, q.text) for q in questions] if questions is not None else read_topics(topics)
+
 class TrecSystem:
     "A TREC run as a system: a question's text → the items the run lists for its id, placed by the docno mapping."
     def __init__(self, run_file,               # a TREC run file
@@ -322,9 +330,8 @@ class TrecSystem:
         # the runner prints and records `warnings`
         self.repeats, self.warnings = sum(reps.values()), [_repeats_said(run_file, reps)] if reps else []
         self.missing, self.skipped = _missing(ranked, where, run_file, mapping_file, skip_missing)
-        self.ranked = {q: [dict(where[d], score=s) for d, s in ds if d in where] for q, ds in ranked.items()}
-        pairs = [(q.id, q.text) for q in questions] if questions is not None else read_topics(topics)
-        self.ids = _ids_by_text(pairs, set(self.ranked), str(run_file))
+        self.ranked = _placed(ranked, where)
+        self.ids = _ids_by_text(_question_texts(questions, topics), set(self.ranked), str(run_file))
 
     def __call__(self, text: str) -> list:
         ids = self.ids.get(' '.join(text.split()))
