@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib, shutil, statistics, tempfile
 from pathlib import Path
 import numpy as np
-from timing import time_calls, ms_stats
+from timing import time_calls, ms_stats, leg_cache_off
 from latency import checkout, described, git, on_side, own_litebench, read_docs, ROOT
 from scale import original
 
@@ -38,7 +38,7 @@ def side_build(root: str, files: list, k: int, enc, path: str) -> dict:
 
 def side_search(root: str, path: str, queries: list, qvecs, warmup: int = 5) -> dict:
     "One side's search numbers on the store at `path` (in a fresh process of the checkout `root`): open + first query, doc_search ms per query, each query's hits' digest."
-    own_litebench(root)
+    own_litebench(root); leg_cache_off()                                     # every timed query's legs computed
     from scale import open_first, kernels_loaded
     s, first = open_first(path, queries[0], qvecs[0]); kernels_loaded()
     args = list(zip(queries, qvecs))
@@ -116,5 +116,5 @@ def paired_report(r: dict) -> str:
     L += ['', "Above `exact_below`, the vector leg searches an HNSW graph, which usearch builds on every core: two builds of the same vectors differ, so a side "
               "against its own first repeat shows how far rebuilding alone moves the hits. Each replica of a document is a copy, so its chunks tie with the "
               "original's; in brackets, the queries whose hits are the same when any copy counts as the document (its name without `~i`, its nodes aside).",
-          '', f"{n} queries (verbatim sentences and their short variants), query vectors given, each timed once after 5 untimed. Machine: {r['machine']}."]
+          '', f"{n} queries (verbatim sentences and their short variants), query vectors given, each timed once after 5 untimed, the leg cache off (`legs.LEG_CACHE` = 0: no query answered from it). Machine: {r['machine']}."]
     return '\n'.join(L)

@@ -28,6 +28,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 from latency import on_side, checkout, own_litebench, loadavg, described, git   # noqa: E402
+from timing import leg_cache_off   # noqa: E402
 
 BEFORE = '91665e8'   # the commit before saved snapshots (041e5bd): the scale benchmark's "before" column, 0.53 ms p50
 CONFIGS = {'default': {}, 'tree': dict(fuse='rrf', held_first=None)}   # doc_search as shipped; the doc eval's `tree` system
@@ -41,8 +42,6 @@ def _has_fusion(TreeStore) -> bool:
 def _store(root: str, files: list, queries: list, folder: str):
     "The side's tree store in `folder` (built the first time, with its own LSA) and the query vectors; the leg cache off."
     own_litebench(root)
-    import importlib, litebench   # where LEG_CACHE is: legs, or the store before its rooms (by file: see `latency.minilm`)
-    S = importlib.import_module('litebench.legs' if (Path(litebench.__file__).parent / 'legs.py').exists() else 'litebench.store')
     from litebench.encode import LSA
     from litebench.pdf import pdf_pages
     from litebench.tree import build_tree, node_chunks
@@ -54,7 +53,7 @@ def _store(root: str, files: list, queries: list, folder: str):
         s = TreeStore(path, lsa)
         for d in docs: s.add_doc(d)
         s.close(); np.save(qf, lsa.encode(queries))
-    S.LEG_CACHE = 0
+    S = leg_cache_off()
     s = TreeStore(path); s.mem                                  # opened afresh; its snapshot read
     return s, np.load(qf), S
 

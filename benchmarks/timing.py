@@ -22,6 +22,15 @@ def time_calls(fn,                # the call to time, `fn(*a)`
     return best
 
 
+def leg_cache_off():
+    ("Switch the store's leg cache off in this process (`legs.LEG_CACHE`; `store.LEG_CACHE` in a checkout from before "
+     "the store's rooms), so a timed loop computes every query's legs; the module.")
+    import importlib, litebench
+    S = importlib.import_module('litebench.legs' if (Path(litebench.__file__).parent / 'legs.py').exists() else 'litebench.store')
+    S.LEG_CACHE = 0
+    return S
+
+
 def ms_stats(ms) -> dict:
     "Count, median, 95th percentile and mean of timings in milliseconds (the mean is what adds up across parts)."
     a = np.asarray(ms, dtype=float)

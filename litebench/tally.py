@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 
 # %% auto #0
-__all__ = ['HEAD', 'LOST', 'summarize_side', 'diff_sides', 'paired_first', 'render']
+__all__ = ['HEAD', 'summarize_side', 'diff_sides', 'paired_first', 'render']
 
 # %% ../nbs/18b_tally.ipynb #3a73041d
 def _hits(ps, m: str) -> list:
@@ -83,7 +83,7 @@ def _md(rows, cols=None) -> str:
     return df.to_markdown(index=False) if len(df) else '(none)'
 
 HEAD = ['n', '#1', 'top 10', 'found']
-LOST = ['query', 'type', 'source', 'rank_base', 'rank_new', 'took_first']
+_LOST = ['query', 'type', 'source', 'rank_base', 'rank_new', 'took_first']
 
 def _shown(c: dict) -> dict:
     "A counts dict as a report row: each measure as 'count (share [lo, hi])'."
@@ -122,8 +122,8 @@ def _diff(d: dict) -> list:
            f"{d['top10_changed']} queries' top 10 changed; "
            f"{len(d['lost_first'])} lost #1, {len(d['lost_top10'])} lost the top 10.", '',
            '### Share at #1 per type, paired (base → new)', '', _md(d.get('by_type', [])), '']
-    if d['lost_first']: out += ['### Lost #1', '', _md(d['lost_first'], LOST), '']
-    if d['lost_top10']: out += ['### Lost the top 10', '', _md(d['lost_top10'], LOST), '']
+    if d['lost_first']: out += ['### Lost #1', '', _md(d['lost_first'], _LOST), '']
+    if d['lost_top10']: out += ['### Lost the top 10', '', _md(d['lost_top10'], _LOST), '']
     return out
 
 def _regress(cases: list) -> list:
