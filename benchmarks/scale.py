@@ -32,7 +32,7 @@ At the end, for the disk decision, the stored vectors' precision (`stored_precis
 their vectors kept as float32, float16 and 8 bits, what changes in the top 10 and in the gold's ranks (`score_text`, paired by `compare`).
 The "before" numbers are the issue's, measured before saved snapshots."""
 from __future__ import annotations
-import hashlib, importlib.util, re, statistics, tempfile, time
+import hashlib, importlib.util, inspect, re, statistics, tempfile, time
 from pathlib import Path
 import numpy as np
 from litebench.treestore import TreeStore
@@ -417,15 +417,17 @@ def text_section(r: dict) -> list:
     tt = r.get('texts')
     if not tt: return []
     ws = sorted({w for x in tt for w in x['by_width']})
+    exact = inspect.signature(lstore.FlatStore.__init__).parameters['exact_below'].default   # the store's default: exact vector search below it
     srcs = ', '.join(f"{k} {v:,}" for k, v in max(tt, key=lambda x: x['rows'])['sources'].items())
     L = ['', f"**HNSW on distinct real texts, as the store builds and searches it** (`texts.text_rows`): the corpus's chunks and sentences first, then paragraphs and sentences of other real text on this machine "
              f"(at the largest set: {srcs}), none equal to another once lower-cased, no vector equal to another or zero; embedded by LSA (256 dimensions, fitted on {max(x['fit'] or 0 for x in tt):,} of the texts, as a store of them fits its own) and by MiniLM (up to {max((x['rows'] for x in tt if x['encoder'] == 'minilm'), default=0):,} texts). "
              f"Each index built as the store builds its own (`vectors._hnsw`: {tt[0]['dtype']}, connectivity {tt[0]['connectivity']}, expansion_add {tt[0]['expansion_add']}) and searched as the vector leg searches (`hnsw_top`: depth 50, candidates scored exactly). "
-             "recall@10 against exact search for held-out texts of the set / the benchmark's queries, and the search's p50 per query; the store's width for the size (`vectors.hnsw_width`) in bold. "
+             "recall@10 against exact search for held-out texts of the set / the benchmark's queries, and the search's p50 per query; the store's width for the size (`vectors.hnsw_width`) in bold where the store searches an HNSW index. "
+             f"Below `exact_below` ({exact:,} rows, the store's default) the store searches its vectors exactly, so its recall@10 there is 1.000: those rows' indexes are built for this table only, and none of their cells is bold. "
              "Local intrinsic dimension: Levina–Bickel's maximum-likelihood estimate over 20 nearest neighbours (and TwoNN's), 1,000 points.", '',
-         '| vectors | rows | intrinsic dim (MLE / TwoNN) | build (s) | ' + ' | '.join(f'width {w}' for w in ws) + ' |', '|---|---|---|---|' + '---|' * len(ws)]
-    cell = lambda x, w: ('–' if w not in x['by_width'] else (lambda y, t: f"{t}{y['recall10']['held']:.3f} / {y['recall10']['queries']:.3f}, {y['search']['median_ms']:.2f} ms{t}")(x['by_width'][w], '**' if w == x['width'] else ''))
-    L += [f"| {x['encoder']} | {x['rows']:,} | {x['id']['mle']:.1f} / {x['id']['twonn']:.1f} | {x['build_s']:.1f} | " + ' | '.join(cell(x, w) for w in ws) + ' |' for x in tt]
+         '| vectors | rows | the store searches | intrinsic dim (MLE / TwoNN) | build (s) | ' + ' | '.join(f'width {w}' for w in ws) + ' |', '|---|---|---|---|---|' + '---|' * len(ws)]
+    cell = lambda x, w: ('–' if w not in x['by_width'] else (lambda y, t: f"{t}{y['recall10']['held']:.3f} / {y['recall10']['queries']:.3f}, {y['search']['median_ms']:.2f} ms{t}")(x['by_width'][w], '**' if w == x['width'] and x['rows'] >= exact else ''))
+    L += [f"| {x['encoder']} | {x['rows']:,} | {'HNSW' if x['rows'] >= exact else 'exactly (recall 1.000)'} | {x['id']['mle']:.1f} / {x['id']['twonn']:.1f} | {x['build_s']:.1f} | " + ' | '.join(cell(x, w) for w in ws) + ' |' for x in tt]
     ids = r.get('ids')
     if ids:
         L += ['', f"The worst cases' vectors, for comparison: the corpus's chunk vectors 16 times over ({ids['replicated']['rows']:,} rows, as the replicated stores hold them): for {ids['replicated']['copies']:.0%} of the points the nearest neighbour is a copy at distance 0, so no dimension can be estimated there"

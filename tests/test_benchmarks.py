@@ -227,8 +227,8 @@ def test_scale(tmp_path):
         assert 0 <= order <= members <= 1 and 0 <= first <= 1 and moved and int(moved[1]) <= int(moved[2]) == n and re.fullmatch(r'[+-]\d\.\d{4} \[[+-]\d\.\d{4}, [+-]\d\.\d{4}\]', x[8]), x
     assert all(float(x[5]) <= float(x[6]) for x in kept) and 'exact vector search over the corpus\'s 1,449 chunks' in md, kept   # r@1 never above r@10
     texts = table('| vectors | rows' + md.split('\n\n| vectors | rows')[1].split('\n\n')[0])   # HNSW on distinct real texts: each encoder's set as large as the store
-    assert [x[:2] for x in texts] == [['lsa', '1,449'], ['minilm', '1,449']] and all(re.fullmatch(r'\d+\.\d / \d+\.\d', x[2]) for x in texts), texts
-    assert all(re.fullmatch(r'(\*\*)?[01]\.\d{3} / [01]\.\d{3}, \d+\.\d\d ms(\*\*)?', c) for x in texts for c in x[4:]) and sum(c.startswith('**') for c in texts[0][4:]) == 1, texts
+    assert [x[:3] for x in texts] == [['lsa', '1,449', 'exactly (recall 1.000)'], ['minilm', '1,449', 'exactly (recall 1.000)']] and all(re.fullmatch(r'\d+\.\d / \d+\.\d', x[3]) for x in texts), texts
+    assert all(re.fullmatch(r'[01]\.\d{3} / [01]\.\d{3}, \d+\.\d\d ms', c) for x in texts for c in x[5:]), texts   # below exact_below the store searches exactly: no width in bold
     busy = table('| size | chunks | idle' + md.split('\n\n| size | chunks | idle')[1].split('\n\n')[0])   # the machine idle and busy
     assert len(busy) == 1 and busy[0][:2] == ['1×', '1,449'] and busy[0][5] in ('yes', '**no**'), busy
     assert 'leg cache off' in md and "**Worst cases, not the store's recall on text.**" in md
@@ -271,6 +271,11 @@ def test_scale_widths(monkeypatch):
     assert '| size | chunks | width 64 | width 256 (the store’s) |' in md and '| 64× | 104,768 | 0.500, 0.20 ms | 0.720, 0.46 ms |' in md and '| 1× | 1,637 | 0.990' not in md
     assert '1× 0.990 (index built for this check' in md and '64× 0.720' in md
     assert 'built in other ways' not in md                                        # no side-by-side types measured: no such table
+    text = lambda n, w: dict(encoder='lsa', rows=n, id=dict(mle=8.0, twonn=2.0), build_s=0.1, width=w, fit=n, sources={'corpus': n}, dtype='i8', connectivity=16, expansion_add=128,
+                             by_width={64: dict(recall10=dict(held=0.9, queries=0.95), search=dict(median_ms=0.1)), w: dict(recall10=dict(held=0.96, queries=0.99), search=dict(median_ms=0.2))})
+    md = scale_report(dict(rows=[row(1, 1637, dict(recall10=0.99, forced=True, by_width={64: width(0.99, 0.1)}))], queries=5, million=None, machine='m', texts=[text(5796, 256), text(23184, 256)]))
+    assert '| lsa | 5,796 | exactly (recall 1.000) | 8.0 / 2.0 | 0.1 | 0.900 / 0.950, 0.10 ms | 0.960 / 0.990, 0.20 ms |' in md, md   # below exact_below: the index is for the table only
+    assert '| lsa | 23,184 | HNSW | 8.0 / 2.0 | 0.1 | 0.900 / 0.950, 0.10 ms | **0.960 / 0.990, 0.20 ms** |' in md and 'exact_below` (20,000 rows' in md, md
 
 
 def test_index_variants(monkeypatch):
