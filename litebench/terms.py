@@ -104,14 +104,22 @@ def _tokenized(texts: list) -> list:
 
 WORDS_KEPT = 1 << 15   # words whose tokens `fts_tokens` keeps, the oldest forgotten first
 _words = {}
+# an ASCII word's tokens, as `TOKENIZE` makes them: its runs of letters and digits (L*, N*), lower-cased
+_ascii_tokens = re.compile('[0-9a-z]+')
+
+def _word_tokens(new: list) -> list:
+    "The tokens of each of the words `new`: an ASCII word's in Python (`_ascii_tokens`), the rest from the tokenizer itself."
+    rest = [w for w in new if not w.isascii()]
+    got = dict(zip(rest, _tokenized(rest))) if rest else {}
+    return [got[w] if w in got else tuple(_ascii_tokens.findall(w.lower())) for w in new]
 
 @lru_cache(maxsize=4096)
 def fts_tokens(s: str) -> tuple:
-    "The tokens FTS5's tokenizer makes of `s` as it is, in order: the tokenizer itself, word by word, each word's kept."
+    "The tokens FTS5's tokenizer makes of `s` as it is, in order: word by word (`_word_tokens`), each word's kept."
     # whitespace always separates tokens, so a text's are its words': a new text of known words needs no call
     ws = valid_text(s).split()
     with _tok_lock:
-        if new := [w for w in dict.fromkeys(ws) if w not in _words]: _words.update(zip(new, _tokenized(new)))
+        if new := [w for w in dict.fromkeys(ws) if w not in _words]: _words.update(zip(new, _word_tokens(new)))
         got = [_words[w] for w in ws]
         while len(_words) > WORDS_KEPT: del _words[next(iter(_words))]
     return tuple(t for g in got for t in g)
@@ -125,7 +133,6 @@ def index_tokens(s: str,           # a chunk's text or context, or a query
 def fts_terms(q: str) -> list:
     "The query's searchable terms, each once, exactly as the keyword index holds them."
     return list(dict.fromkeys(index_tokens(q or '', True)))
-
 
 # %% ../nbs/06a_terms.ipynb #f9e418ac
 def query_terms(q: str,              # the user's text
