@@ -115,7 +115,7 @@ def _word_tokens(new: list) -> list:
 
 @lru_cache(maxsize=4096)
 def fts_tokens(s: str) -> tuple:
-    "The tokens FTS5's tokenizer makes of `s` as it is, in order: word by word (`_word_tokens`), each word's kept."
+    "The tokens FTS5's tokenizer makes of `s` as it is, in order: word by word (an ASCII word's by the tokenizer's rule, in Python), each word's kept."
     # whitespace always separates tokens, so a text's are its words': a new text of known words needs no call
     ws = valid_text(s).split()
     with _tok_lock:
