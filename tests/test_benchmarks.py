@@ -363,6 +363,6 @@ def test_text_rows_report(monkeypatch):
                hnsw=dict(recall10=1.0, forced=True, by_width={256: dict(recall10=1.0, search=dict(median_ms=0.1, p95_ms=0.1))}), busy=busy)
     md = scale_report(dict(rows=[row], queries=5, million=None, machine='m', texts=[t],
                            ids=dict(replicated=dict(copies=1.0, sample=0, mle=float('nan'), rows=23184), synthetic=dict(mle=81.0, twonn=79.0, rows=23184))))
-    assert '| lsa | 100,000 | 14.2 / 12.9 | 20.0 | 0.950 / 0.970, 0.30 ms | **0.985 / 0.990, 0.50 ms** |' in md, md
+    assert '| lsa | 100,000 | HNSW | 14.2 / 12.9 | 20.0 | 0.950 / 0.970, 0.30 ms | **0.985 / 0.990, 0.50 ms** |' in md, md
     assert '| 1× | 1,449 | 1.00 / 2.00 | 1.60 / 3.00 | 1.60× | **no** |' in md and 'leg cache off' in md
     assert 'MLE 81.0 / TwoNN 79.0' in md and 'for 100% of the points the nearest neighbour is a copy' in md and "**Worst cases, not the store's recall on text.**" in md
