@@ -50,7 +50,7 @@ def room(name: str):
 
 lvectors, lkeyword, lpostings, llegs = (room(n) for n in ('HNSW_WIDTH', 'KW_KERNEL', 'PREFIX_POSTINGS', '_legs'))   # a setting set on another module would do nothing
 from stores import store_inputs, in_fresh_process
-from timing import time_calls, ms_stats
+from timing import time_calls, ms_stats, words_forgotten
 from ingest import machine
 
 HERE = Path(__file__).resolve().parent
@@ -241,8 +241,9 @@ def open_and_search(path, queries, qvecs, warmup: int = 5) -> dict:
         out['distinct'] = index_variants(corpus_like(np.unique(C, axis=0), len(C)), qvecs, repeats=1)   # as many vectors, none a copy: what a corpus of this size that is not replicated asks of HNSW
     s.close(); box = {}
     def reopen():
-        "The store opened afresh, its snapshot read: the next pass is its first (no record, node, term's parts or leg read before; the kernels stay loaded)."
+        "The store opened afresh, its snapshot read, the process's tokenized words forgotten: the next pass is its first (no record, node, word, term's parts or leg read before; the kernels stay loaded)."
         if 's' in box: box['s'].close()
+        words_forgotten()
         box['s'] = TreeStore(path, readonly=True); box['s'].mem
     search = lambda q, v: box['s'].doc_search(q, qvec=v)
     out['kernels'] = kernel_sides(search, args, reopen)
@@ -463,7 +464,7 @@ def scale_report(r: dict) -> str:
     kk = [x for x in rows if x.get('kernels')]
     if kk:
         L += ['', f"The keyword leg's kernels (`keyword.KW_KERNEL`), side by side on each store: `doc_search` (kw 'any') with numpy's and with the compiled one (numba, the `fast` extra), "
-                  f"on one thread (`keyword.PARALLEL_FROM` off), the kernels alternating {kk[0]['kernels']['rounds']} times over the queries, each pass the first on the store opened afresh (no record, node, term's parts or leg read before it; the kernels loaded); medians over the rounds. "
+                  f"on one thread (`keyword.PARALLEL_FROM` off), the kernels alternating {kk[0]['kernels']['rounds']} times over the queries, each pass the first on the store opened afresh (no record, node, word, term's parts or leg read before it; the kernels loaded); medians over the rounds. "
                   "The tables above use the store's default, 'auto': numpy below `KW_COMPILED_FROM` rows, the compiled kernel from there (its search times taken once it is loaded):", '',
               '| size | chunks | numpy p50 / p95 (ms) | compiled p50 / p95 (ms) | p50 ratio | same hits |', '|---|---|---|---|---|---|']
         L += [f"| {x['k']}× | {x['chunks']:,} | {x['kernels']['numpy']['median_ms']:.2f} / {x['kernels']['numpy']['p95_ms']:.2f} | {x['kernels']['numba']['median_ms']:.2f} / {x['kernels']['numba']['p95_ms']:.2f} | "

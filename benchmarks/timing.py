@@ -31,6 +31,17 @@ def leg_cache_off():
     return S
 
 
+def words_forgotten():
+    ("Forget the words this process has tokenized (`terms.fts_tokens`' cache and its words; `store`'s in a checkout from "
+     "before the store's rooms), so that a timed pass tokenizes each query's new words as a user's new query does.")
+    import importlib
+    for name in ('litebench.terms', 'litebench.store'):
+        try: m = importlib.import_module(name)
+        except ImportError: continue
+        if hasattr(getattr(m, 'fts_tokens', None), 'cache_clear'): m.fts_tokens.cache_clear()
+        if isinstance(getattr(m, '_words', None), dict): m._words.clear()
+
+
 def ms_stats(ms) -> dict:
     "Count, median, 95th percentile and mean of timings in milliseconds (the mean is what adds up across parts)."
     a = np.asarray(ms, dtype=float)
