@@ -9,7 +9,7 @@ from pathlib import Path
 from .core import project_root, data_dir
 
 # %% auto #0
-__all__ = ['base_tree', 'run_base']
+__all__ = ['BASE_MAIN', 'base_tree', 'run_base']
 
 # %% ../nbs/18c_gitbase.ipynb #34748698
 def base_tree(ref: str, root=None) -> Path:
@@ -30,6 +30,13 @@ def base_tree(ref: str, root=None) -> Path:
         if not dest.exists(): tmp.replace(dest)
     return dest
 
+# the baseline's command: its HNSW graphs built on one thread (where its litebench has the setting), as this tree's
+# harness builds its own (`vectors.hnsw_threads`): the same vectors, the same graph on both sides
+BASE_MAIN = '''import sys
+try: import litebench.vectors as v; v.HNSW_THREADS = 1
+except ImportError: pass
+from litebench.cli import main; sys.exit(main(sys.argv[1:]))'''
+
 def run_base(ref: str, args: list) -> dict:
     "The JSON report of `litebench recall ARGS` run by litebench at `ref`, in its own process."
     from litebench.corpus import mirror_dir, code_mirror_dir
@@ -37,9 +44,7 @@ def run_base(ref: str, args: list) -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree), LITEBENCH_DATA=str(data_dir()))
     for k, v in (('LITEBENCH_MIRROR', mirror_dir()), ('LITEBENCH_CODE_MIRROR', code_mirror_dir())):
         if v: env[k] = str(Path(v).resolve())
-    p = subprocess.run([sys.executable, '-c',
-                        'import sys; from litebench.cli import main; sys.exit(main(sys.argv[1:]))', 'recall',
-                        '--json', *args],
+    p = subprocess.run([sys.executable, '-c', BASE_MAIN, 'recall', '--json', *args],
                        cwd=tree, env=env, capture_output=True, text=True)
     if 'unrecognized arguments: --code' in p.stderr or 'unrecognized arguments: --pdfs' in p.stderr:
         raise ValueError(f'--base {ref}: litebench at that ref cannot read a corpus of your own (--code, '

@@ -12,6 +12,7 @@ from .sides import (CORPORA, DEFAULT_CONFIG, recall_config, recall_stack, item_l
                              check_regress, bench)
 from .tally import summarize_side, diff_sides, paired_first, render, HEAD, _shown
 from .gitbase import base_tree, run_base
+from .vectors import hnsw_threads
 
 # %% auto #0
 __all__ = ['LATER', 'make_query_set', 'query_set', 'corpus_queries', 'unknown_sources', 'recall', 'losses']
@@ -198,7 +199,8 @@ def recall(corpus: str | None = None, queries=None, types=None, cfg: str = DEFAU
     rep = _empty_report(corpora, cfg, base or base_config, own)
     how = dict(encoder=encoder, k=k, out=out, progress=progress, executor=executor)
     which = dict(queries=queries, types=types, limit=limit, n=n, seed=seed, sentences=sentences, own=own)
-    asked = [q for c in corpora for q in _ask_corpus(rep, c, which, cfg, base_config, cases, bench_reps, how)]
+    with hnsw_threads(1):   # one graph per set of vectors: what moves between sides is theirs, not their builds'
+        asked = [q for c in corpora for q in _ask_corpus(rep, c, which, cfg, base_config, cases, bench_reps, how)]
     if base: _with_base(rep, base, asked, corpora, own, cfg, k, encoder, bench_reps, regress, regress_file)
     rep['losses'] = losses(rep)
     return rep, int(fail_on_loss and bool(rep['losses']))

@@ -5,6 +5,7 @@
 # %% ../nbs/06d_vectors.ipynb #b0f00043
 from __future__ import annotations
 import importlib.util, os, sys, weakref
+from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import NamedTuple
@@ -16,7 +17,7 @@ from .terms import StoreError
 # %% auto #0
 __all__ = ['HNSW_WIDTH', 'WIDTH_FROM', 'WIDTH_POWER', 'HNSW_DTYPE', 'HNSW_ADD', 'HNSW_THREADS', 'VERIFY', 'FILTER_EXACT',
            'hnsw_width', 'usearch_index', 'Damaged', 'save_index', 'saved_index', 'hnsw_candidates', 'hnsw_top',
-           'Indexes', 'Windows', 'windows_of', 'windows']
+           'Indexes', 'hnsw_threads', 'Windows', 'windows_of', 'windows']
 
 # %% ../nbs/06d_vectors.ipynb #3c4bcedf
 # the HNSW search's width (usearch's `expansion_search`; its default is 64) up to `WIDTH_FROM` rows: wider finds more
@@ -146,6 +147,17 @@ class Indexes(dict):
 class _Unsaved:
     "Where an index is made once its store object is gone: in memory, saved nowhere."
     path, readonly = ':memory:', True
+
+# %% ../nbs/06d_vectors.ipynb #b49b3278
+@contextmanager
+def hnsw_threads(n: int  # threads: 1, the same graph every build; 0, every core
+                ):
+    ("Within the block, HNSW indexes are built on `n` threads (`HNSW_THREADS`); the setting comes back after. A "
+     "measurement that compares two builds of the same vectors wants 1, so what moves is the code's, not the graph's.")
+    global HNSW_THREADS
+    was, HNSW_THREADS = HNSW_THREADS, n
+    try: yield
+    finally: HNSW_THREADS = was
 
 # %% ../nbs/06d_vectors.ipynb #7d4f1a02
 class Windows(NamedTuple):
