@@ -104,18 +104,22 @@ def _tokenized(texts: list) -> list:
 
 WORDS_KEPT = 1 << 15   # words whose tokens `fts_tokens` keeps, the oldest forgotten first
 _words = {}
-# an ASCII word's tokens, as `TOKENIZE` makes them: its runs of letters and digits (L*, N*), lower-cased
-_ascii_tokens = re.compile('[0-9a-z]+')
+@lru_cache(maxsize=1)
+def _ascii_table() -> dict:
+    ("`str.translate`'s table for ASCII, asked of the tokenizer once: each character it keeps → the token it makes of "
+     "that character alone (its letters and digits, lower-cased); every other character → a space.")
+    cs = [chr(i) for i in range(128)]
+    return {ord(c): t[0] if t else ' ' for c, t in zip(cs, _tokenized(cs))}
 
 def _word_tokens(new: list) -> list:
-    "The tokens of each of the words `new`: an ASCII word's in Python (`_ascii_tokens`), the rest from the tokenizer itself."
+    "The tokens of each of the words `new`: an ASCII word's by the tokenizer's table (`_ascii_table`), the rest from the tokenizer itself."
     rest = [w for w in new if not w.isascii()]
     got = dict(zip(rest, _tokenized(rest))) if rest else {}
-    return [got[w] if w in got else tuple(_ascii_tokens.findall(w.lower())) for w in new]
+    return [got[w] if w in got else tuple(w.translate(_ascii_table()).split()) for w in new]
 
 @lru_cache(maxsize=4096)
 def fts_tokens(s: str) -> tuple:
-    "The tokens FTS5's tokenizer makes of `s` as it is, in order: word by word (an ASCII word's by the tokenizer's rule, in Python), each word's kept."
+    "The tokens FTS5's tokenizer makes of `s` as it is, in order: word by word (an ASCII word's by the tokenizer's own table, in Python), each word's kept."
     # whitespace always separates tokens, so a text's are its words': a new text of known words needs no call
     ws = valid_text(s).split()
     with _tok_lock:
