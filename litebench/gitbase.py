@@ -9,7 +9,7 @@ from pathlib import Path
 from .core import project_root, data_dir
 
 # %% auto #0
-__all__ = ['BASE_MAIN', 'base_tree', 'run_base']
+__all__ = ['BASE_SETUP', 'BASE_MAIN', 'base_tree', 'run_base']
 
 # %% ../nbs/18c_gitbase.ipynb #34748698
 def base_tree(ref: str, root=None) -> Path:
@@ -30,12 +30,15 @@ def base_tree(ref: str, root=None) -> Path:
         if not dest.exists(): tmp.replace(dest)
     return dest
 
-# the baseline's command: its HNSW graphs built on one thread (where its litebench has the setting), as this tree's
-# harness builds its own (`vectors.hnsw_threads`): the same vectors, the same graph on both sides
-BASE_MAIN = '''import sys
-try: import litebench.vectors as v; v.HNSW_THREADS = 1
-except ImportError: pass
-from litebench.cli import main; sys.exit(main(sys.argv[1:]))'''
+# the baseline's HNSW graphs built on one thread, as this tree's harness builds its own (`vectors.hnsw_threads`): the
+# same vectors, the same graph on both sides. Set on the module that has the setting (the store itself before its
+# rooms; a ref older than the setting builds on every core)
+BASE_SETUP = """import importlib
+for m in ('litebench.vectors', 'litebench.store'):
+    try: mod = importlib.import_module(m)
+    except ImportError: continue
+    if hasattr(mod, 'HNSW_THREADS'): mod.HNSW_THREADS = 1; break"""
+BASE_MAIN = f'import sys\n{BASE_SETUP}\nfrom litebench.cli import main; sys.exit(main(sys.argv[1:]))'
 
 def run_base(ref: str, args: list) -> dict:
     "The JSON report of `litebench recall ARGS` run by litebench at `ref`, in its own process."
